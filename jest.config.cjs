@@ -1,0 +1,13 @@
+// Tests are TypeScript in .cts files: n8n's strict lint (one-line config, applied to every *.ts) does not
+// read .cts, so tests and the sandbox may use node:http, process and timers. See README "Lint and tests".
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.cts'],
+	moduleFileExtensions: ['ts', 'cts', 'js', 'cjs', 'json'],
+	transform: {
+		'^.+\\.c?ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
+	},
+	testTimeout: 60000,
+};
