@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { canWrite } from '../auth.cts';
+import { sourceKindOf } from '../domain/catalog.cts';
+import { createProject } from '../domain/projects.cts';
+import { readJsonBody } from '../http/body.cts';
+import { shapeB } from '../http/errors.cts';
+import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
+import { nonEmptyString, validate } from '../http/validation.cts';
+import type { FolderRecord } from '../types.cts';
+import { json } from './common.cts';
+import { readUpload, textFields, uploadedFile } from './folders.cts';
+
+/** Direct uploads are counted, not stored; the limit only guards against runaway clients. */
+const DIRECT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024 * 1024;
+
+const noteList = z.array(z.object({ details: z.string(), timeStamp: z.string() }).strict());
+
+const directUploadFields = z
+	.object({
+		name: nonEmptyString,
+		sourceLanguage: nonEmptyString,
+		notes: z
+			.string()
+			.optional()
+			.transform((text, ctx) => {
+				if (text === undefined || text.trim() === '') return [];
+				try {
+					return noteList.parse(JSON.parse(text));
+				} catch {
+					ctx.addIssue({ code: 'custom', message: 'must be a JSON array of { details, timeStamp }' });
+					return z.NEVER;
+				}
+			}),
+		folderId: z.string().optional(),
+	})
+	.strict();
+
+const directUrlBody = z
+	.object({
+		url: z.string().url(),
+		originalname: nonEmptyString,
+		size: z.number().positive(),
+		sourceLanguage: nonEmptyString,
+		folderId: z.string().optional(),
+	})
+	.strict();
+
+/** Uploads without a folder land in the account's first folder (the seeded "General"). */
+function targetFolder(ctx: ApiContext, folderId: string | undefined): FolderRecord {
+	const id = folderId === undefined || folderId === '' ? ctx.world.fixtures.folders.writable : folderId;
+	const folder = ctx.world.state.folders.get(id);
+	if (!folder) throw shapeB(404, 'Folder not found');
+	if (!canWrite(ctx.user, folder.id)) throw shapeB(403, 'You do not have write permission on this folder');
+	return folder;
+}
+
+/** POST /integration/upload/direct (multipart: file, name, sourceLanguage, notes?, folderId?) -> 201 { projectId }. */
+async function directUpload(ctx: ApiContext): Promise<Reply> {
+	const form = await readUpload(ctx, DIRECT_UPLOAD_MAX_BYTES, 'File too large');
+	const fields = validate(directUploadFields, textFields(form));
+	const file = uploadedFile(form);
+	const folder = targetFolder(ctx, fields.folderId);
+	const project = createProject(ctx.world, {
+		name: fields.name,
+		folderId: folder.id,
+		sourceLanguage: fields.sourceLanguage,
+		fileName: file.filename,
+		size: file.size,
+		notes: fields.notes,
+	});
+	return json(201, { projectId: project.id });
+}
+
+/** POST /integration/upload/direct-url ({ url, originalname, size, sourceLanguage, folderId? }) -> 201 { projectId }. */
+async function uploadFromUrl(ctx: ApiContext): Promise<Reply> {
+	const body = validate(directUrlBody, await readJsonBody(ctx.req));
+	if (!sourceKindOf(body.originalname)) throw shapeB(400, 'Unsupported file type');
+	const folder = targetFolder(ctx, body.folderId);
+	const project = createProject(ctx.world, {
+		name: body.originalname.replace(/\.[^.]+$/, ''),
+		folderId: folder.id,
+		sourceLanguage: body.sourceLanguage,
+		fileName: body.originalname,
+		size: body.size,
+	});
+	return json(201, { projectId: project.id });
+}
+
+export const uploadRoutes: ApiRoute[] = [
+	{ method: 'POST', pattern: '/integration/upload/direct', auth: 'C', handler: directUpload },
+	{ method: 'POST', pattern: '/integration/upload/direct-url', auth: 'C', handler: uploadFromUrl },
+];

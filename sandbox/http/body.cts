@@ -1,0 +1,63 @@
+import type { IncomingMessage } from 'node:http';
+import { shapeB } from './errors.cts';
+
+const JSON_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Feeds the request body to `onChunk`. When `onChunk` throws (a limit passed), reading stops at once and the
+ * rest of the body is discarded unread, so the response can be sent while the client is still uploading.
+ * (Leaving a `for await` loop early would destroy the request and its socket instead.)
+ */
+export function consumeBody(req: IncomingMessage, onChunk: (chunk: Buffer) => void): Promise<void> {
+	return new Promise((resolve, reject) => {
+		let settled = false;
+		const finish = (error?: unknown) => {
+			if (settled) return;
+			settled = true;
+			req.off('data', onData);
+			req.off('end', onEnd);
+			req.off('error', onError);
+			req.off('close', onClose);
+			if (error) reject(error);
+			else resolve();
+		};
+		const onData = (chunk: Buffer) => {
+			try {
+				onChunk(chunk);
+			} catch (error) {
+				finish(error);
+				req.resume();
+			}
+		};
+		const onEnd = () => finish();
+		const onError = (error: Error) => finish(error);
+		const onClose = () => finish(new Error('the client closed the connection before the body was complete'));
+		req.on('data', onData);
+		req.on('end', onEnd);
+		req.on('error', onError);
+		req.on('close', onClose);
+	});
+}
+
+/** Reads a JSON body. An empty body reads as {} so that missing fields are reported one by one. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	let total = 0;
+	await consumeBody(req, (chunk) => {
+		total += chunk.length;
+		if (total > JSON_BODY_LIMIT_BYTES) throw shapeB(413, 'request entity too large', 'Payload Too Large');
+		chunks.push(chunk);
+	});
+	const text = Buffer.concat(chunks).toString('utf8').trim();
+	if (text === '') return {};
+	try {
+		return JSON.parse(text) as unknown;
+	} catch (error) {
+		throw shapeB(400, `Unexpected token in JSON body: ${(error as Error).message}`, 'Bad Request');
+	}
+}
+
+/** The real service answers 500 to a multipart upload sent without Content-Length (chunked). */
+export function isChunkedWithoutLength(req: IncomingMessage): boolean {
+	return req.headers['content-length'] === undefined && /chunked/i.test(req.headers['transfer-encoding'] ?? '');
+}

@@ -1,0 +1,188 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { adminRoutes } from './admin.cts';
+import { billingRoutes } from './api/billing.cts';
+import { contentRoutes } from './api/content.cts';
+import { folderRoutes } from './api/folders.cts';
+import { memoryRoutes } from './api/memories.cts';
+import { orderRoutes } from './api/orders.cts';
+import { uploadRoutes } from './api/uploads.cts';
+import { minutesToMs, SimClock } from './core/clock.cts';
+import { IdFactory } from './core/ids.cts';
+import { Rng } from './core/rng.cts';
+import { FaultInjector, type FaultRule } from './faults.cts';
+import { Router } from './http/router.cts';
+import { type AdminRoute, type ApiRoute, createRequestHandler } from './http/server.cts';
+import { RequestLog, type RequestFilter, type RequestRecord } from './requestLog.cts';
+import { seedWorld, type VolumeConfig, VOLUMES } from './seed.cts';
+import { createSimulate, type Simulate } from './simulate.cts';
+import type { SandboxState, SeededFixtures } from './types.cts';
+import type { ProgressionSettings, World } from './world.cts';
+
+export type { FaultRule } from './faults.cts';
+export type { RequestFilter, RequestRecord } from './requestLog.cts';
+export type { VolumeConfig } from './seed.cts';
+export type { SimulatedOrderInput, Simulate } from './simulate.cts';
+export type { ProgressionSettings } from './world.cts';
+export * from './types.cts';
+export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJobs.cts';
+
+/** Every API route of the sandbox (the spec's endpoints plus the public ones it names). */
+export const API_ROUTES: readonly ApiRoute[] = [...orderRoutes, ...billingRoutes, ...contentRoutes, ...memoryRoutes, ...folderRoutes, ...uploadRoutes];
+
+export const DEFAULT_START_AT = '2026-11-01T12:00:00.000Z';
+
+export interface SandboxOptions {
+	/** 0 (default): a free port on 127.0.0.1. */
+	port?: number;
+	/** Data is deterministic from the seed (default 42). */
+	seed?: number;
+	/** 'small' (default, fast tests), 'demo', 'large' (1,000 orders, 10,000 consumption lines), or custom counts over 'small'. */
+	volume?: 'small' | 'demo' | 'large' | Partial<VolumeConfig>;
+	/** Simulated clock start (default 2026-11-01T12:00:00.000Z). */
+	startAt?: string | Date;
+	/** The clock follows wall time x speed; default false (tests drive it). */
+	realtime?: false | { speed: number };
+	/** Added to every API request (benchmarks). */
+	latencyMs?: number;
+	/** No console output for handler errors. */
+	quiet?: boolean;
+	/** Order progression (default: fixed durations, 20% of finished orders get a later re-delivery). */
+	progression?: Partial<ProgressionSettings>;
+	/** Chance that a memory import job fails (default 0); vectorization likewise. */
+	jobFailureRate?: number;
+	vectorizationFailureRate?: number;
+}
+
+export interface Sandbox {
+	/** http://127.0.0.1:PORT; API paths are under /integration (and /v1/api/client for review info). */
+	baseUrl: string;
+	keys: { owner: string; billing: string; member: string };
+	fixtures: SeededFixtures;
+	/** Live state, for assertions. */
+	state: SandboxState;
+	clock: { now(): Date; advance(minutes: number): void };
+	faults: { add(rule: FaultRule): number; clear(): number; list(): ReadonlyArray<{ id: number; rule: FaultRule; fired: number }> };
+	setLatency(ms: number): void;
+	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[] };
+	simulate: Simulate;
+	close(): Promise<void>;
+}
+
+function resolveVolume(volume: SandboxOptions['volume']): VolumeConfig {
+	if (volume === undefined) return VOLUMES.small;
+	if (typeof volume === 'string') {
+		const preset = VOLUMES[volume];
+		if (!preset) throw new RangeError(`volume must be small, demo, large or an object of counts; got ${volume}`);
+		return preset;
+	}
+	// Fixture orders are back-dated up to about a day and a half; a shorter history could not hold them.
+	const merged = { ...VOLUMES.small, ...volume };
+	return { ...merged, historyDays: Math.max(2, merged.historyDays) };
+}
+
+function emptyState(): SandboxState {
+	return {
+		users: new Map(),
+		translators: [],
+		lspManager: { id: '', name: '', email: '' },
+		folders: new Map(),
+		projects: new Map(),
+		folderDocs: new Map(),
+		orders: new Map(),
+		consumption: [],
+		wallet: { totalCredits: 0, usedCredits: 0, lastSyncAt: null, ledger: [] },
+		memories: new Map(),
+		importJobs: new Map(),
+		content: new Map(),
+	};
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const seed = options.seed ?? 42;
+	const volume = resolveVolume(options.volume);
+	const startMs = new Date(options.startAt ?? DEFAULT_START_AT).getTime();
+	if (Number.isNaN(startMs)) throw new RangeError(`startAt is not a valid date: ${String(options.startAt)}`);
+	const root = new Rng(seed);
+	const world: World = {
+		seed,
+		state: emptyState(),
+		clock: new SimClock(startMs - minutesToMs(volume.historyDays * 24 * 60)),
+		ids: new IdFactory(seed),
+		rng: { data: root.fork('data'), life: root.fork('life'), faults: root.fork('faults'), jobs: root.fork('jobs') },
+		settings: {
+			progression: { mode: 'fixed', redeliveryProbability: 0.2, ...options.progression },
+			jobFailureRate: options.jobFailureRate ?? 0,
+			vectorizationFailureRate: options.vectorizationFailureRate ?? 0,
+		},
+		fileBaseUrl: 'https://files.sandbox.ollang.test',
+		lineBudget: null,
+		// Filled in by seeding below; nothing reads it before.
+		fixtures: undefined as unknown as SeededFixtures,
+	};
+	const seeded = seedWorld(world, volume, startMs);
+	world.fixtures = seeded.fixtures;
+
+	const faults = new FaultInjector(world.rng.faults);
+	const requests = new RequestLog();
+	const simulate = createSimulate(world);
+	let latencyMs = options.latencyMs ?? 0;
+	const setLatency = (ms: number) => {
+		if (!(ms >= 0)) throw new RangeError(`latency must be >= 0 ms, got ${ms}`);
+		latencyMs = ms;
+	};
+	const closing = new AbortController();
+
+	const api = new Router<ApiRoute>();
+	for (const route of API_ROUTES) api.add(route);
+	const admin = new Router<AdminRoute>();
+	let baseUrl = '';
+	const info = () => ({
+		baseUrl,
+		keys: seeded.keys,
+		fixtures: seeded.fixtures,
+		clock: { now: world.clock.nowIso(), realtimeSpeed: world.clock.speed },
+		seed,
+		volume,
+		latencyMs,
+	});
+	for (const route of adminRoutes({ world, faults, requests, simulate, info, setLatency, latencyMs: () => latencyMs })) admin.add(route);
+
+	const server: Server = createServer(
+		createRequestHandler({ world, api, admin, faults, requests, keys: seeded.usersByKey, latencyMs: () => latencyMs, signal: closing.signal, quiet: options.quiet ?? false }),
+	);
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, '127.0.0.1', () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	if (options.realtime) world.clock.startRealtime(options.realtime.speed);
+
+	return {
+		baseUrl,
+		keys: seeded.keys,
+		fixtures: seeded.fixtures,
+		state: world.state,
+		clock: { now: () => world.clock.now(), advance: (minutes) => world.clock.advance(minutes) },
+		faults: { add: (rule) => faults.add(rule), clear: () => faults.clear(), list: () => faults.list() },
+		setLatency,
+		requests: {
+			count: (filter) => requests.count(filter),
+			reset: () => requests.reset(),
+			get log() {
+				return requests.log;
+			},
+		},
+		simulate,
+		close: async () => {
+			world.clock.stopRealtime();
+			closing.abort();
+			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+			server.closeAllConnections();
+			await closed;
+		},
+	};
+}

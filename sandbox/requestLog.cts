@@ -1,0 +1,48 @@
+import { pathMatcher } from './http/router.cts';
+
+/** Each API request, so tests can count requests per poll. Admin routes are not recorded. */
+export interface RequestRecord {
+	method: string;
+	path: string;
+	/** The matched route pattern (/integration/orders/:orderId), or null for an unknown route. */
+	route: string | null;
+	/** null when the connection was dropped without a response. */
+	status: number | null;
+	/** Simulated time when the request arrived. */
+	at: string;
+	durationMs: number;
+	fault?: 'status' | 'drop' | 'delay';
+}
+
+export interface RequestFilter {
+	method?: string;
+	/** RegExp on the path; a string matches the exact path or the route pattern. */
+	path?: string | RegExp;
+}
+
+const MAX_RECORDS = 200_000;
+
+export class RequestLog {
+	readonly log: RequestRecord[] = [];
+
+	add(record: RequestRecord): void {
+		// A long-running demo must not grow without bound; the oldest half goes.
+		if (this.log.length >= MAX_RECORDS) this.log.splice(0, MAX_RECORDS / 2);
+		this.log.push(record);
+	}
+
+	count(filter: RequestFilter = {}): number {
+		return this.filter(filter).length;
+	}
+
+	filter(filter: RequestFilter = {}): RequestRecord[] {
+		const method = filter.method?.toUpperCase();
+		const pathOk = filter.path === undefined ? () => true : pathMatcher(filter.path);
+		const exactRoute = typeof filter.path === 'string' ? filter.path : null;
+		return this.log.filter((r) => (method === undefined || r.method === method) && (pathOk(r.path) || (exactRoute !== null && r.route === exactRoute)));
+	}
+
+	reset(): void {
+		this.log.length = 0;
+	}
+}
