@@ -1,0 +1,217 @@
+// Runs nodes through the real n8n engine in-process: n8n-core's WorkflowExecute on an n8n-workflow Workflow,
+// node types compiled from our sources, credentials applied by the credential type's own `authenticate`,
+// expressions resolved between nodes, binary data in n8n's filesystem store. No part of n8n is mocked.
+import type {
+	IBinaryData,
+	ICredentialDataDecryptedObject,
+	IConnections,
+	IDataObject,
+	ExecutionError,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IPinData,
+	IRun,
+	IWorkflowBase,
+	IWorkflowSettings,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { BINARY_ENCODING, NodeConnectionTypes, Workflow, deepCopy } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	OLLANG_NODE_TYPE,
+	TEST_ITEMS_NODE_TYPE,
+	createAdditionalData,
+	createCredentialsHelper,
+	getRuntime,
+	latestVersion,
+	nodeTypes,
+	ollangCredential,
+} from './runtime.cts';
+import type { CredentialsById } from './runtime.cts';
+import { testItemsNode } from './test-items-node.cts';
+import type { TestInputItem } from './test-items-node.cts';
+
+export {
+	HARNESS_CREDENTIAL,
+	OLLANG_CREDENTIAL_TYPE,
+	OLLANG_NODE_TYPE,
+	OLLANG_TRIGGER_NODE_TYPE,
+	TEST_ITEMS_NODE_TYPE,
+	registerCredentialType,
+	registerNodeType,
+} from './runtime.cts';
+export type { CredentialsById } from './runtime.cts';
+export { binaryInputItem, testItemsNode } from './test-items-node.cts';
+export type { TestInputItem } from './test-items-node.cts';
+
+export interface WorkflowDefinition {
+	nodes: INode[];
+	connections: IConnections;
+	pinData?: IPinData;
+	settings?: IWorkflowSettings;
+	staticData?: IDataObject;
+	name?: string;
+}
+
+export interface RunWorkflowOptions {
+	credentials: CredentialsById;
+	/** 'manual' (default) is a run from the editor; 'trigger' or 'cli' are production-like. */
+	mode?: WorkflowExecuteMode;
+	/** Node to start from. Default: the first Test Items node, else the node n8n would pick (a trigger). */
+	startNode?: string;
+}
+
+let executionCounter = 0;
+
+/**
+ * Executes the workflow the way n8n runs one (manual mode by default) and resolves with its run data, failed
+ * or not. Rejects only where n8n would not start at all: WorkflowHasIssuesError (e.g. a required parameter
+ * left empty) names the node and the issue.
+ */
+export async function runWorkflow(workflow: WorkflowDefinition, options: RunWorkflowOptions): Promise<IRun> {
+	const runtime = await getRuntime();
+	const executionId = `harness-${process.pid}-${++executionCounter}`;
+	const mode = options.mode ?? 'manual';
+	const now = new Date();
+	const workflowData: IWorkflowBase = {
+		id: 'harness-workflow',
+		name: workflow.name ?? 'Harness workflow',
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: now,
+		updatedAt: now,
+		// n8n builds each execution from stored data; a copy keeps the caller's node objects untouched.
+		nodes: deepCopy(workflow.nodes),
+		connections: workflow.connections,
+		settings: { executionOrder: 'v1', ...workflow.settings },
+		staticData: workflow.staticData,
+		pinData: workflow.pinData,
+	};
+	const instance = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes: workflowData.nodes,
+		connections: workflowData.connections,
+		active: false,
+		nodeTypes: runtime.nodeTypes,
+		staticData: workflowData.staticData,
+		settings: workflowData.settings,
+		pinData: workflowData.pinData,
+	});
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+	const additionalData = createAdditionalData({
+		credentialsHelper: createCredentialsHelper(options.credentials),
+		hooks,
+		executionId,
+		workflowId: workflowData.id,
+	});
+	const startNodeName =
+		options.startNode ?? workflow.nodes.find((node) => node.type === TEST_ITEMS_NODE_TYPE)?.name;
+	const startNode = startNodeName === undefined ? undefined : instance.getNode(startNodeName);
+	if (startNodeName !== undefined && !startNode) throw new Error(`Start node "${startNodeName}" is not in the workflow`);
+	const execution = new WorkflowExecute(additionalData, mode);
+	return await execution.run({ workflow: instance, startNode: startNode ?? undefined, pinData: workflow.pinData });
+}
+
+export interface RunNodeOptions {
+	/** The node's parameters (resource, operation, ...). */
+	parameters: INodeParameters;
+	/** Input items (default: one item with json {}). Binary may be inline base64 or already stored. */
+	items?: INodeExecutionData[];
+	/** Data of our `ollangApi` credential. */
+	credentials: { baseUrl: string; apiKey: string } & ICredentialDataDecryptedObject;
+	/** Sets the node's "On Error" to "Continue" (regular output), as the editor's setting does. */
+	continueOnFail?: boolean;
+	/** Default: our Ollang node. */
+	nodeTypeName?: string;
+	typeVersion?: number;
+	/** Default: the node type's display name. */
+	nodeName?: string;
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunNodeResult {
+	/** Items on the node's first output. */
+	items: INodeExecutionData[];
+	/** Every output of the node, in order. */
+	outputs: INodeExecutionData[][];
+	/**
+	 * The node's error when it failed (and did not continue on fail): n8n's stored copy of the thrown
+	 * NodeApiError/NodeOperationError (message, description, httpCode, context, ...), as in the run data.
+	 */
+	error?: ExecutionError;
+	run: IRun;
+	nodeName: string;
+}
+
+/** Runs one node on the given items (Test Items -> node), with our credential holding the given data. */
+export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	const typeName = options.nodeTypeName ?? OLLANG_NODE_TYPE;
+	const nodeType = nodeTypes.getByName(typeName);
+	const typeVersion = options.typeVersion ?? latestVersion(nodeType);
+	const nodeName = options.nodeName ?? nodeType.description.displayName;
+	const source = testItemsNode(await toTestInputItems(options.items ?? [{ json: {} }]), 'Test Items');
+	const credential = ollangCredential(options.credentials);
+	const node: INode = {
+		id: 'node-under-test',
+		name: nodeName,
+		type: typeName,
+		typeVersion,
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: credential.nodeCredentials,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const run = await runWorkflow(
+		{
+			nodes: [source, node],
+			connections: {
+				[source.name]: { [NodeConnectionTypes.Main]: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
+			},
+		},
+		{ credentials: credential.credentialsById, mode: options.mode },
+	);
+	const task = run.data.resultData.runData[nodeName]?.[0];
+	const outputs = (task?.data?.[NodeConnectionTypes.Main] ?? []).map((output) => output ?? []);
+	const error = task?.error ?? run.data.resultData.error;
+	return { items: outputs[0] ?? [], outputs, error, run, nodeName };
+}
+
+/** Items a node produced in a run (first run of the node, given output). */
+export function nodeOutput(run: IRun, nodeName: string, outputIndex = 0): INodeExecutionData[] {
+	const task = run.data.resultData.runData[nodeName]?.[0];
+	if (!task) throw new Error(`Node "${nodeName}" did not run`);
+	return task.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [];
+}
+
+/** The bytes of an item's binary property, wherever n8n stored them. */
+export async function readBinary(item: INodeExecutionData, propertyName = 'data'): Promise<Buffer> {
+	const binary = item.binary?.[propertyName];
+	if (!binary) {
+		const present = Object.keys(item.binary ?? {}).join(', ') || 'none';
+		throw new Error(`Item has no binary property "${propertyName}" (present: ${present})`);
+	}
+	return await readBinaryData(binary);
+}
+
+async function readBinaryData(binary: IBinaryData): Promise<Buffer> {
+	const runtime = await getRuntime();
+	return await runtime.binaryData.getAsBuffer(binary);
+}
+
+async function toTestInputItems(items: INodeExecutionData[]): Promise<TestInputItem[]> {
+	return await Promise.all(
+		items.map(async (item) => {
+			if (!item.binary) return { json: item.json };
+			const binary: NonNullable<TestInputItem['binary']> = {};
+			for (const [key, value] of Object.entries(item.binary)) {
+				const bytes = await readBinaryData(value);
+				binary[key] = { data: bytes.toString(BINARY_ENCODING), mimeType: value.mimeType, fileName: value.fileName };
+			}
+			return { json: item.json, binary };
+		}),
+	);
+}
+

@@ -1,0 +1,207 @@
+// Runs a polling trigger's real `poll()` through n8n-core's PollContext, keeping the node's static data the way
+// n8n 2.40 does for an active workflow on the in-memory scheduler:
+// - 'trigger' polls run through n8n-core's PollTriggerExecutor on one long-lived active Workflow, so the node's
+//   static-data bucket lives on from poll to poll. n8n writes it to the database when a poll emits items
+//   (its __emit saves changed static data) and when the workflow is deactivated. The first poll after
+//   activation is n8n's activation poll: its errors are thrown (activation fails); later errors go to
+//   __emitError (an error execution) and the workflow stays active. This runner rethrows both.
+// - 'manual' polls are the editor's "Fetch Test Event": WorkflowExecute builds a PollContext in manual mode on a
+//   Workflow loaded from the database, and the static data of manual executions is never saved. So a manual poll
+//   sees the saved static data and whatever it changes is discarded.
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+import { Workflow, deepCopy } from 'n8n-workflow';
+import { PollContext, PollTriggerExecutor } from 'n8n-core';
+import {
+	Container,
+	OLLANG_TRIGGER_NODE_TYPE,
+	createAdditionalData,
+	createCredentialsHelper,
+	getRuntime,
+	latestVersion,
+	nodeTypes,
+	ollangCredential,
+} from './runtime.cts';
+
+export type PollMode = 'trigger' | 'manual';
+export type PollResult = INodeExecutionData[][] | null;
+
+export interface PollRunnerOptions {
+	/** Default: our Ollang Trigger. */
+	nodeTypeName?: string;
+	parameters: INodeParameters;
+	credentials: { baseUrl: string; apiKey: string } & ICredentialDataDecryptedObject;
+	mode?: PollMode;
+	/**
+	 * What `getPollBudgetMs()` returns. Default: PollContext's own default (5 minutes), which is what n8n gives a
+	 * poll on the in-memory scheduler; the durable scheduler gives its timeout minus a margin (36 s for 45 s).
+	 */
+	pollBudgetMs?: number;
+	/** Static data of the workflow as stored before activation (keys like `node:Ollang Trigger`). */
+	savedStaticData?: IDataObject;
+	typeVersion?: number;
+	/** Default: the node type's display name (its static data is stored under `node:<name>`). */
+	nodeName?: string;
+}
+
+export interface PollRunner {
+	/** One poll in the current mode: the items it emitted, or null when it emitted nothing. */
+	poll(): Promise<PollResult>;
+	/** The node's static data as the next trigger-mode poll will see it (the active workflow's bucket). */
+	readonly staticData: IDataObject;
+	/** The node's static data as n8n last wrote it to the database. */
+	readonly savedStaticData: IDataObject;
+	/** Polls that emitted items in trigger mode, oldest first (each one started a workflow execution in n8n). */
+	readonly emissions: INodeExecutionData[][][];
+	/** Saving changed parameters re-activates the workflow: static data is saved, the next trigger poll activates. */
+	setParameters(parameters: INodeParameters): void;
+	setMode(mode: PollMode): void;
+	/** n8n restarting without a clean shutdown: the active workflow is rebuilt from the database. */
+	restart(): void;
+}
+
+interface Activation {
+	workflow: Workflow;
+	execute: (testingTrigger?: boolean) => Promise<void>;
+	activated: boolean;
+}
+
+const WORKFLOW_ID = 'harness-poll-workflow';
+
+export function createPollRunner(options: PollRunnerOptions): PollRunner {
+	const typeName = options.nodeTypeName ?? OLLANG_TRIGGER_NODE_TYPE;
+	const nodeType = nodeTypes.getByName(typeName);
+	const credential = ollangCredential(options.credentials);
+	const credentialsHelper = createCredentialsHelper(credential.credentialsById);
+	const node: INode = {
+		id: 'trigger-under-test',
+		name: options.nodeName ?? nodeType.description.displayName,
+		type: typeName,
+		typeVersion: options.typeVersion ?? latestVersion(nodeType),
+		position: [0, 0],
+		parameters: options.parameters,
+		credentials: credential.nodeCredentials,
+	};
+	const nodeKey = `node:${node.name}`;
+	let mode: PollMode = options.mode ?? 'trigger';
+	// What n8n's database holds for this workflow's static data.
+	let saved: IDataObject = deepCopy(options.savedStaticData ?? {});
+	saved[nodeKey] ??= {};
+	let activation: Activation | undefined;
+	let nextActivationMode: WorkflowActivateMode = 'activate';
+	let pendingEmission: INodeExecutionData[][] | undefined;
+	let pendingError: Error | undefined;
+	const emissions: INodeExecutionData[][][] = [];
+
+	function buildWorkflow(staticData: IDataObject, active: boolean): Workflow {
+		return new Workflow({
+			id: WORKFLOW_ID,
+			name: 'Harness poll workflow',
+			nodes: [deepCopy(node)],
+			connections: {},
+			active,
+			nodeTypes,
+			staticData: deepCopy(staticData),
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	function additionalData() {
+		return createAdditionalData({ credentialsHelper, workflowId: WORKFLOW_ID });
+	}
+
+	/** n8n's WorkflowStaticDataService.saveStaticData: writes only when something changed. */
+	function saveStaticData(workflow: Workflow): void {
+		if (workflow.staticData.__dataChanged !== true) return;
+		const copy = deepCopy(workflow.staticData);
+		delete copy.__dataChanged;
+		saved = copy;
+		workflow.staticData.__dataChanged = false;
+	}
+
+	function activate(): Activation {
+		const workflow = buildWorkflow(saved, true);
+		const workflowNode = workflow.getNode(node.name) as INode;
+		const context = new PollContext(
+			workflow,
+			workflowNode,
+			additionalData(),
+			'trigger',
+			nextActivationMode,
+			(data) => {
+				saveStaticData(workflow);
+				pendingEmission = data;
+			},
+			(error) => {
+				pendingError = error;
+			},
+			undefined,
+			undefined,
+			undefined,
+			options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
+		);
+		const isCurrent = () => activation?.workflow === workflow;
+		const execute = Container.get(PollTriggerExecutor).create(workflow, workflowNode, context, isCurrent);
+		return { workflow, execute, activated: false };
+	}
+
+	async function pollTrigger(): Promise<PollResult> {
+		activation ??= activate();
+		const current = activation;
+		pendingEmission = undefined;
+		pendingError = undefined;
+		// n8n polls once while activating (an error then fails the activation), then on its schedule.
+		const isActivationPoll = !current.activated;
+		current.activated = true;
+		await current.execute(isActivationPoll);
+		if (pendingError) throw pendingError;
+		if (pendingEmission === undefined) return null;
+		emissions.push(pendingEmission);
+		return pendingEmission;
+	}
+
+	async function pollManual(): Promise<PollResult> {
+		// A manual run loads the workflow from the database: it sees what was saved, not an active workflow's memory.
+		const workflow = buildWorkflow(saved, false);
+		const workflowNode = workflow.getNode(node.name) as INode;
+		const pollingType = workflow.nodeTypes.getByNameAndVersion(workflowNode.type, workflowNode.typeVersion);
+		if (!pollingType.poll) throw new Error(`Node type "${workflowNode.type}" has no poll()`);
+		const context = new PollContext(workflow, workflowNode, additionalData(), 'manual', 'manual');
+		return await pollingType.poll.call(context);
+	}
+
+	return {
+		async poll() {
+			await getRuntime();
+			return mode === 'trigger' ? await pollTrigger() : await pollManual();
+		},
+		get staticData() {
+			if (!activation) return saved[nodeKey] as IDataObject;
+			return activation.workflow.getStaticData('node', node);
+		},
+		get savedStaticData() {
+			return deepCopy(saved[nodeKey] as IDataObject);
+		},
+		emissions,
+		setParameters(parameters) {
+			// Saving an active workflow deactivates it (static data saved) and activates the new version.
+			if (activation) saveStaticData(activation.workflow);
+			activation = undefined;
+			node.parameters = parameters;
+			nextActivationMode = 'update';
+		},
+		setMode(next) {
+			mode = next;
+		},
+		restart() {
+			activation = undefined;
+			nextActivationMode = 'init';
+		},
+	};
+}
