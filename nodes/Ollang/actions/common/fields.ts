@@ -1,0 +1,190 @@
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OllangResource, OllangResourceMap } from '../node.type';
+
+/** Shows properties only for one resource and operation. */
+export function forOperation<R extends OllangResource>(
+	resource: R,
+	operation: OllangResourceMap[R],
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+}
+
+// An id never holds a slash; the API's ids look like MongoDB ObjectIds, but the node does not insist on it.
+// n8n anchors the pattern at both ends.
+const idValidation = [
+	{
+		type: 'regex' as const,
+		properties: { regex: '\\s*[^/\\s]+\\s*', errorMessage: 'An ID is a single word without "/"' },
+	},
+];
+
+const idMode = {
+	displayName: 'By ID',
+	name: 'id',
+	type: 'string' as const,
+	placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
+	validation: idValidation,
+};
+
+/** A locator for what the API can list: pick from a searchable list, or give the ID. */
+function listLocator(
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			idMode,
+		],
+	};
+}
+
+export function orderLocator(description: string): INodeProperties {
+	return listLocator('orderId', 'Order', 'searchOrders', description);
+}
+
+export function memoryLocator(description: string): INodeProperties {
+	return listLocator('memoryId', 'Memory', 'searchMemories', description);
+}
+
+/** The API cannot list folders, so a folder is given by ID or by a link that contains it. */
+export function folderLocator(description: string): INodeProperties {
+	return {
+		displayName: 'Folder',
+		name: 'folderId',
+		type: 'resourceLocator',
+		default: { mode: 'id', value: '' },
+		required: true,
+		description,
+		modes: [
+			idMode,
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: 'e.g. https://app.ollang.com/folders/6650f1c2a4b3e2d1c0b9a8f7',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							// n8n anchors this pattern at both ends.
+							regex: 'https?://.+/folders?/[^/?#]+(?:[/?#].*)?',
+							errorMessage: 'A folder link contains /folder/<ID> or /folders/<ID>',
+						},
+					},
+				],
+				extractValue: { type: 'regex', regex: '/folders?/([^/?#]+)' },
+			},
+		],
+	};
+}
+
+/** Return All / Limit, the n8n way. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+/**
+ * The Options of a paged listing: page size (pageOptions[take], 1 to 50), how many pages load at once, and
+ * the sort (pageOptions[orderBy], pageOptions[orderDirection]).
+ */
+export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort: string, rows: string): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				default: 50,
+				typeOptions: { minValue: 1, maxValue: 50 },
+				description: 'Rows per request (pageOptions[take], 1 to 50). Larger pages mean fewer requests.',
+			},
+			{
+				displayName: 'Parallel Page Requests',
+				name: 'pageConcurrency',
+				type: 'number',
+				default: 4,
+				typeOptions: { minValue: 1, maxValue: 10 },
+				description:
+					'How many pages to load at the same time after the first one when many pages are needed',
+			},
+			{
+				displayName: 'Sort By',
+				name: 'orderBy',
+				type: 'options',
+				options: sortFields,
+				default: defaultSort,
+				description: `Field to sort the ${rows} by`,
+			},
+			{
+				displayName: 'Sort Direction',
+				name: 'orderDirection',
+				type: 'options',
+				options: [
+					{ name: 'Ascending', value: 'asc' },
+					{ name: 'Descending', value: 'desc' },
+				],
+				default: 'desc',
+			},
+		],
+	};
+}
+
+/** Sort and paging query keys of a paged listing, from its Options. */
+export function pagedListQuery(options: IDataObject): IDataObject {
+	return {
+		'pageOptions[orderBy]': options.orderBy as string | undefined,
+		'pageOptions[orderDirection]': options.orderDirection as string | undefined,
+	};
+}
+
+export function binaryPropertyField(description: string): INodeProperties {
+	return {
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data',
+		hint: 'The name of the input binary field containing the file to be uploaded',
+		description,
+	};
+}
+
+export const languageHint = 'A language code such as en, de or pt-BR';

@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { BatchOutcome, OperationResult } from '../node.type';
+
+/** Wraps plain API objects as output items. */
+export function toResults(data: IDataObject | IDataObject[]): OperationResult[] {
+	return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
+}
+
+/** Errors reach n8n as NodeApiError or NodeOperationError, tied to the item that caused them. */
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error), { itemIndex });
+}
+
+export interface ParsedItem<T> {
+	itemIndex: number;
+	value: T;
+}
+
+/**
+ * Reads and checks every input item before a batch operation sends anything. Without "continue on fail"
+ * the first bad item stops the node (nothing sent); with it, that item becomes an error outcome and the
+ * others go on.
+ */
+export async function parseEachItem<T>(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	parse: (itemIndex: number) => T | Promise<T>,
+): Promise<{ parsed: Array<ParsedItem<T>>; failures: BatchOutcome[] }> {
+	const parsed: Array<ParsedItem<T>> = [];
+	const failures: BatchOutcome[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			parsed.push({ itemIndex, value: await parse(itemIndex) });
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw nodeError;
+			failures.push({ pairedItems: [itemIndex], error: nodeError });
+		}
+	}
+	return { parsed, failures };
+}

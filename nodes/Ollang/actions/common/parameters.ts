@@ -1,0 +1,178 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { PagingOptions } from '../../transport';
+import { MAX_PAGE_SIZE, pathIdProblem } from '../../transport';
+
+/** A local validation error: names the field, the item and the rule; nothing has been sent. */
+export function invalidField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	rule: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid ${field} (item ${itemIndex}): ${rule}`, {
+		itemIndex,
+		description: 'Nothing was sent to Ollang for this item. Correct the field and run the node again.',
+	});
+}
+
+/** An id from a resource locator or a plain field, checked with the transport's path-id rule. */
+export function readId(ctx: IExecuteFunctions, name: string, field: string, itemIndex: number): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
+	return checkId(ctx, value, field, itemIndex);
+}
+
+export function checkId(ctx: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+	const problem = pathIdProblem(value);
+	if (problem !== undefined) throw invalidField(ctx, itemIndex, field, `the ID ${problem}`);
+	return String(value).trim();
+}
+
+/** An optional id field: empty gives undefined, anything else must be a valid path id. */
+export function checkOptionalId(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string | undefined {
+	const text = checkText(ctx, value, field, itemIndex, false);
+	return text === undefined ? undefined : checkId(ctx, text, field, itemIndex);
+}
+
+export function checkText(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	required: boolean,
+	options: { trim?: boolean } = {},
+): string | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+		if (required) throw invalidField(ctx, itemIndex, field, 'must not be empty');
+		return undefined;
+	}
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalidField(ctx, itemIndex, field, `must be text, got ${describeType(value)}`);
+	}
+	return options.trim === false ? String(value) : String(value).trim();
+}
+
+export function readText(ctx: IExecuteFunctions, name: string, field: string, itemIndex: number): string {
+	return checkText(ctx, ctx.getNodeParameter(name, itemIndex, ''), field, itemIndex, true) as string;
+}
+
+export function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 date or date-time, returned as a UTC ISO string. n8n's date pickers give no offset: such
+ * values are read as UTC.
+ */
+export function checkDate(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = value instanceof Date ? value.toISOString() : String(value).trim();
+	if (text === '') return undefined;
+	const match = ISO_DATE.exec(text);
+	const needsZone = match !== null && match[1] !== undefined && match[4] === undefined;
+	const normalized = `${text.replace(' ', 'T')}${needsZone ? 'Z' : ''}`;
+	const time = match ? Date.parse(normalized) : NaN;
+	if (Number.isNaN(time)) {
+		throw invalidField(
+			ctx,
+			itemIndex,
+			field,
+			`"${text}" is not a valid ISO 8601 date (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)`,
+		);
+	}
+	return new Date(time).toISOString();
+}
+
+/** Both dates valid and the first not after the second. */
+export function checkDateRange(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	from: { field: string; value: unknown },
+	to: { field: string; value: unknown },
+): { from?: string; to?: string } {
+	const fromIso = checkDate(ctx, from.value, from.field, itemIndex);
+	const toIso = checkDate(ctx, to.value, to.field, itemIndex);
+	if (fromIso !== undefined && toIso !== undefined && Date.parse(fromIso) > Date.parse(toIso)) {
+		throw invalidField(ctx, itemIndex, from.field, `must not be after ${to.field} (${fromIso} > ${toIso})`);
+	}
+	return { from: fromIso, to: toIso };
+}
+
+function checkWholeNumber(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	min: number,
+	max: number,
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		const range = max === Infinity ? `at least ${min}` : `from ${min} to ${max}`;
+		throw invalidField(ctx, itemIndex, field, `must be a whole number ${range}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+export function checkNumberInRange(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	range: { min: number; max?: number },
+): number {
+	return checkWholeNumber(ctx, value, field, itemIndex, range.min, range.max ?? Infinity);
+}
+
+/** Return All / Limit plus the paging options (Page Size = pageOptions[take], 1 to 50). */
+export function readPaging(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): PagingOptions {
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const paging: PagingOptions = { returnAll };
+	if (!returnAll) {
+		paging.limit = checkWholeNumber(ctx, ctx.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, 1, Infinity);
+	}
+	if (options.pageSize !== undefined) {
+		paging.pageSize = checkWholeNumber(ctx, options.pageSize, 'Page Size', itemIndex, 1, MAX_PAGE_SIZE);
+	}
+	if (options.pageConcurrency !== undefined) {
+		paging.concurrency = checkWholeNumber(ctx, options.pageConcurrency, 'Parallel Page Requests', itemIndex, 1, 10);
+	}
+	return paging;
+}
+
+/** Limit for listings the API returns whole (memories, folder documents): applied locally. */
+export function readLocalLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	if (returnAll) return undefined;
+	return checkWholeNumber(ctx, ctx.getNodeParameter('limit', itemIndex, 50), 'Limit', itemIndex, 1, Infinity);
+}
+
+/** A URL the service can fetch: http or https, with a host. */
+export function checkUrl(ctx: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
+	const text = checkText(ctx, value, field, itemIndex, true) as string;
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw invalidField(ctx, itemIndex, field, `"${text}" is not a valid URL`);
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw invalidField(ctx, itemIndex, field, `"${text}" must start with http:// or https://`);
+	}
+	return text;
+}

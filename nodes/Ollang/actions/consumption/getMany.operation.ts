@@ -1,0 +1,143 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiRequestAllPages } from '../../transport';
+import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkDateRange, checkOptionalId, checkText, readPaging } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+import { allOrderTypes } from '../order/values';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Needs an API key whose user has the client_owner or client_accessBillings role. Credits convert to USD at 1000 credits = 1 USD.",
+		name: 'consumptionNotice',
+		type: 'notice',
+		default: '',
+	},
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'From',
+				name: 'from',
+				type: 'dateTime',
+				default: '',
+				description: 'Only lines at or after this time (inclusive; ISO 8601, without an offset UTC)',
+			},
+			{
+				displayName: 'Order ID',
+				name: 'orderId',
+				type: 'string',
+				default: '',
+				description: 'Only lines of this order',
+			},
+			{
+				displayName: 'Order Name Contains',
+				name: 'orderName',
+				type: 'string',
+				default: '',
+				description: 'Only lines whose order name contains this text (case-insensitive)',
+			},
+			{
+				displayName: 'Order Type',
+				name: 'orderType',
+				type: 'options',
+				options: allOrderTypes,
+				default: 'subtitle',
+				description: 'Only lines of orders of this type',
+			},
+			{
+				displayName: 'Provider',
+				name: 'provider',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. elevenlabs',
+				description: 'Only lines of this provider key (providerKey), such as openai, gemini, elevenlabs or deepl',
+			},
+			{
+				displayName: 'Requested By',
+				name: 'createdBy',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. name@example.com',
+				description: 'Only lines requested by this user: a user ID or an email address',
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Free search across the relevant fields of a line',
+			},
+			{
+				displayName: 'Tag',
+				name: 'tag',
+				type: 'string',
+				default: '',
+				description: "Only lines carrying this program tag of the requestor",
+			},
+			{
+				displayName: 'To',
+				name: 'to',
+				type: 'dateTime',
+				default: '',
+				description: 'Only lines at or before this time (inclusive; ISO 8601, without an offset UTC)',
+			},
+		],
+	},
+	pagedListOptions(
+		[
+			{ name: 'Credits Used', value: 'creditsUsed' },
+			{ name: 'ID', value: 'id' },
+			{ name: 'Occurred At', value: 'occurredAt' },
+			{ name: 'Order Name', value: 'orderName' },
+			{ name: 'Order Type', value: 'orderType' },
+			{ name: 'Provider', value: 'provider' },
+			{ name: 'Service', value: 'service' },
+			{ name: 'USD Equivalent', value: 'usdEquivalent' },
+		],
+		'occurredAt',
+		'lines',
+	),
+];
+
+export const description = forOperation('consumption', 'getMany', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const paging = readPaging(this, itemIndex, options);
+	const range = checkDateRange(
+		this,
+		itemIndex,
+		{ field: 'From', value: filters.from },
+		{ field: 'To', value: filters.to },
+	);
+	const request: OllangRequest = {
+		method: 'GET',
+		path: '/integration/consumption',
+		qs: {
+			...pagedListQuery(options),
+			'pageOptions[search]': checkText(this, filters.search, 'Search', itemIndex, false),
+			'filter[from]': range.from,
+			'filter[to]': range.to,
+			'filter[provider]': checkText(this, filters.provider, 'Provider', itemIndex, false),
+			'filter[orderType]': checkText(this, filters.orderType, 'Order Type', itemIndex, false),
+			'filter[createdBy]': checkText(this, filters.createdBy, 'Requested By', itemIndex, false),
+			'filter[tag]': checkText(this, filters.tag, 'Tag', itemIndex, false),
+			'filter[search]': checkText(this, filters.orderName, 'Order Name Contains', itemIndex, false),
+			'filter[orderId]': checkOptionalId(this, filters.orderId, 'Order ID', itemIndex),
+		},
+		retry: 'safe',
+		itemIndex,
+	};
+	const rows = (await apiRequestAllPages.call(this, request, paging)) as IDataObject[];
+	return toResults(rows);
+}

@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiPath, apiRequest } from '../../transport';
+import { folderLocator, forOperation } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkText, checkUrl, readId } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+import { documentDetailsField, documentTypeField } from './values';
+
+const properties: INodeProperties[] = [
+	folderLocator(
+		'The folder to attach the document to; it applies to every project in the folder and to later ones',
+	),
+	{
+		displayName: 'Document URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/style-guide.pdf',
+		description: 'Public address the service downloads the document from',
+	},
+	documentTypeField,
+	documentDetailsField,
+];
+
+export const description = forOperation('folder', 'attachDocument', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
+	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'Document URL', itemIndex);
+	const type = checkText(this, this.getNodeParameter('documentType', itemIndex), 'Document Type', itemIndex, true);
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { url, type };
+	const name = checkText(this, extra.name, 'Name', itemIndex, false);
+	const language = checkText(this, extra.language, 'Language', itemIndex, false);
+	if (name !== undefined) body.name = name;
+	if (language !== undefined) body.language = language;
+	const answer = await apiRequest.call(this, {
+		method: 'POST',
+		path: apiPath`/integration/folder/${folderId}/docs`,
+		body,
+		// Creates a document: a blind repeat could attach it twice.
+		retry: 'once',
+		expectBody: false,
+		itemIndex,
+	});
+	const details = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
+	return toResults({ success: true, folderId, ...details });
+}

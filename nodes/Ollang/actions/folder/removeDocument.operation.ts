@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiPath, apiRequest } from '../../transport';
+import { folderLocator, forOperation } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { readId } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+
+const properties: INodeProperties[] = [
+	folderLocator('The folder holding the document'),
+	{
+		displayName: 'Document ID',
+		name: 'documentId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
+		description:
+			'The folder document to remove (see List Documents). Its copies in the folder\'s projects go too; orders created before keep the guidance they used.',
+	},
+];
+
+export const description = forOperation('folder', 'removeDocument', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
+	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
+	await apiRequest.call(this, {
+		method: 'DELETE',
+		path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
+		// A repeat after an unclear failure would answer 404 and hide the removal: not repeated blindly.
+		retry: 'once',
+		expectBody: false,
+		itemIndex,
+	});
+	return toResults({ success: true, folderId, documentId, removed: true });
+}

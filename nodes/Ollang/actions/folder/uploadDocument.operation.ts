@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { MultipartPart } from '../../transport';
+import { apiPath, apiUploadMultipart, filePart, textPart } from '../../transport';
+import { readInputFile } from '../common/binary';
+import { binaryPropertyField, folderLocator, forOperation } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkText, readId } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+import { documentDetailsField, documentTypeField, MAX_FOLDER_DOCUMENT_BYTES } from './values';
+
+const properties: INodeProperties[] = [
+	folderLocator('The folder to add the document to; it applies to every project in the folder and to later ones'),
+	binaryPropertyField('The binary field of the input item that holds the document (at most 50 MB)'),
+	documentTypeField,
+	documentDetailsField,
+];
+
+export const description = forOperation('folder', 'uploadDocument', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
+	const type = checkText(this, this.getNodeParameter('documentType', itemIndex), 'Document Type', itemIndex, true) as string;
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const name = checkText(this, extra.name, 'Name', itemIndex, false);
+	const language = checkText(this, extra.language, 'Language', itemIndex, false);
+	const file = await readInputFile(this, itemIndex, MAX_FOLDER_DOCUMENT_BYTES);
+
+	const parts: MultipartPart[] = [
+		filePart('file', file.data, file.fileName ?? name ?? 'document', file.mimeType),
+		textPart('type', type),
+	];
+	if (name !== undefined) parts.push(textPart('name', name));
+	if (language !== undefined) parts.push(textPart('language', language));
+
+	const answer = await apiUploadMultipart.call(this, {
+		method: 'POST',
+		path: apiPath`/integration/folder/${folderId}/docs/upload`,
+		parts,
+		// Creates a document: a blind repeat could add it twice.
+		retry: 'once',
+		expectBody: false,
+		itemIndex,
+		timeoutMs: 300_000,
+	});
+	const details = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
+	return toResults({ success: true, folderId, fileName: file.fileName, fileSize: file.data.length, ...details });
+}

@@ -1,0 +1,45 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { languageHint } from '../common/fields';
+
+/** Maximum size of a folder document upload. */
+export const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+export const documentTypeField: INodeProperties = {
+	displayName: 'Document Type',
+	name: 'documentType',
+	type: 'options',
+	options: [
+		{ name: 'Character List', value: 'character_list' },
+		{ name: 'Glossary', value: 'glossary' },
+		{ name: 'Guideline', value: 'guideline' },
+	],
+	default: 'guideline',
+	required: true,
+	description: 'What the document gives translators: guidance, fixed terms, or the characters of a story',
+};
+
+export const documentDetailsField: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{
+			displayName: 'Language',
+			name: 'language',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. de',
+			description: `Language the document applies to. ${languageHint}.`,
+		},
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'Name shown for the document',
+		},
+	],
+};

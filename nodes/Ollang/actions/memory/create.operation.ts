@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiRequest } from '../../transport';
+import { forOperation } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { readText } from '../common/parameters';
+import { requireObject } from '../common/responses';
+import type { OperationResult } from '../node.type';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Product UI glossary',
+		description: 'Human-readable name of the new translation memory',
+	},
+];
+
+export const description = forOperation('memory', 'create', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const title = readText(this, 'title', 'Title', itemIndex);
+	const request: OllangRequest = {
+		method: 'POST',
+		path: '/integration/memories',
+		body: { title },
+		// Creates a memory: a blind repeat could create two.
+		retry: 'once',
+		itemIndex,
+	};
+	return toResults(requireObject.call(this, request, await apiRequest.call(this, request), ['id']));
+}

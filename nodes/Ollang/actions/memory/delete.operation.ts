@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiPath, apiRequest } from '../../transport';
+import { forOperation, memoryLocator } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { readId } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Deletes the memory and all its units permanently. Orders that use it no longer get matches from it.',
+		name: 'deleteNotice',
+		type: 'notice',
+		default: '',
+	},
+	memoryLocator('The translation memory to delete'),
+];
+
+export const description = forOperation('memory', 'delete', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);
+	await apiRequest.call(this, {
+		method: 'DELETE',
+		path: apiPath`/integration/memories/${memoryId}`,
+		// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
+		retry: 'once',
+		expectBody: false,
+		itemIndex,
+	});
+	return toResults({ success: true, memoryId, deleted: true });
+}

@@ -1,0 +1,197 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../transport';
+import { forOperation, languageHint, memoryLocator } from '../common/fields';
+import { asNodeError, parseEachItem } from '../common/outcomes';
+import { checkNumberInRange, invalidField, readId } from '../common/parameters';
+import { requireObject } from '../common/responses';
+import type { UnitField } from '../common/units';
+import { batchUnits, readUnits, unitProperties } from '../common/units';
+import type { BatchOutcome } from '../node.type';
+import type { JobToWatch } from './importJobs';
+import { waitForJobs } from './importJobs';
+
+/** The API takes at most this many units per import request. */
+export const MAX_UNITS_PER_REQUEST = 1000;
+
+const unitFields: UnitField[] = [
+	{
+		key: 'sourceLanguage',
+		displayName: 'Source Language',
+		required: true,
+		fallbackFor: true,
+		description: `Language of the source texts. ${languageHint}.`,
+	},
+	{
+		key: 'targetLanguage',
+		displayName: 'Target Language',
+		required: true,
+		fallbackFor: true,
+		description: `Language of the target texts. ${languageHint}.`,
+	},
+	{
+		key: 'sourceText',
+		displayName: 'Source Text',
+		required: true,
+		keepWhitespace: true,
+		description: 'The original text',
+	},
+	{
+		key: 'targetText',
+		displayName: 'Target Text',
+		required: true,
+		keepWhitespace: true,
+		description: 'Its translation',
+	},
+];
+
+const properties: INodeProperties[] = [
+	memoryLocator('The translation memory to add the units to. Items may name different memories.'),
+	...unitProperties(
+		unitFields,
+		'[{ "sourceLanguage": "en", "targetLanguage": "de", "sourceText": "Save", "targetText": "Speichern" }]',
+	),
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to wait until each import job has completed (units available to exact lookup) before the node finishes',
+	},
+	{
+		displayName: 'Wait for Vectorization',
+		name: 'waitForVectorization',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { waitForCompletion: [true] } },
+		description: 'Whether to also wait until semantic matching is available for the imported units',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollIntervalSeconds',
+				type: 'number',
+				default: 5,
+				typeOptions: { minValue: 0.5, numberPrecision: 1 },
+				description: 'While waiting: how often to check the jobs',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				default: 600,
+				typeOptions: { minValue: 1 },
+				description: 'While waiting: the longest time to wait for all jobs together',
+			},
+			{
+				displayName: 'Units per Request',
+				name: 'unitsPerRequest',
+				type: 'number',
+				default: MAX_UNITS_PER_REQUEST,
+				typeOptions: { minValue: 1, maxValue: MAX_UNITS_PER_REQUEST },
+				description: 'Most units in one import request (one job per request); the API allows 1000',
+			},
+		],
+	},
+];
+
+export const description = forOperation('memory', 'importItems', properties);
+
+interface ItemUnits {
+	memoryId: string;
+	units: IDataObject[];
+}
+
+interface QueuedJob extends JobToWatch {
+	memoryId: string;
+	unitsSent: number;
+	answer: IDataObject;
+}
+
+function readSettings(ctx: IExecuteFunctions) {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const unitsPerRequest = checkNumberInRange(ctx, options.unitsPerRequest ?? MAX_UNITS_PER_REQUEST, 'Units per Request', 0, {
+		min: 1,
+		max: MAX_UNITS_PER_REQUEST,
+	});
+	const timeoutSeconds = Number(options.timeoutSeconds ?? 600);
+	if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+		throw invalidField(ctx, 0, 'Timeout (Seconds)', 'must be a number above 0');
+	}
+	const pollIntervalSeconds = Number(options.pollIntervalSeconds ?? 5);
+	if (!Number.isFinite(pollIntervalSeconds) || pollIntervalSeconds < 0.5) {
+		throw invalidField(ctx, 0, 'Poll Interval (Seconds)', 'must be at least 0.5');
+	}
+	const waitForCompletion = ctx.getNodeParameter('waitForCompletion', 0, false) as boolean;
+	return {
+		unitsPerRequest,
+		waitForCompletion,
+		waitForVectorization: waitForCompletion && (ctx.getNodeParameter('waitForVectorization', 0, false) as boolean),
+		timeoutMs: timeoutSeconds * 1000,
+		pollIntervalMs: pollIntervalSeconds * 1000,
+	};
+}
+
+/**
+ * Groups the units of all items by memory, sends them in requests of at most 1000 units (one import job
+ * each) and returns one item per job; optionally waits for the jobs.
+ */
+export async function executeBatch(this: IExecuteFunctions, itemCount: number): Promise<BatchOutcome[]> {
+	const settings = readSettings(this);
+	const { parsed, failures } = await parseEachItem<ItemUnits>(this, itemCount, (itemIndex) => ({
+		memoryId: readId(this, 'memoryId', 'Memory', itemIndex),
+		units: readUnits(this, itemIndex, unitFields),
+	}));
+
+	const outcomes: BatchOutcome[] = [...failures];
+	const queued: QueuedJob[] = [];
+	const continueOnFail = this.continueOnFail();
+	for (const batch of batchUnits(parsed, (value) => value.memoryId, settings.unitsPerRequest)) {
+		const { key: memoryId, pairedItems } = batch;
+		const request: OllangRequest = {
+			method: 'POST',
+			path: apiPath`/integration/memories/${memoryId}/items/import`,
+			body: { items: batch.units },
+			// Each request queues a job: never repeated where the service may have acted.
+			retry: 'once',
+			itemIndex: pairedItems[0],
+		};
+		try {
+			const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['jobId']);
+			queued.push({ memoryId, jobId: String(answer.jobId), pairedItems, unitsSent: batch.units.length, answer });
+		} catch (error) {
+			const nodeError = asNodeError(this, error, pairedItems[0]);
+			outcomes.push({ pairedItems, error: nodeError });
+			if (!continueOnFail) {
+				// The node stops here: name the jobs already queued, which would otherwise be shown nowhere.
+				if (queued.length > 0) {
+					const list = queued.map((job) => `${job.jobId} (memory ${job.memoryId})`).join(', ');
+					nodeError.description = `${nodeError.description ?? ''} Jobs already queued before this failure: ${list}.`.trim();
+				}
+				break;
+			}
+		}
+	}
+
+	const watched = settings.waitForCompletion ? await waitForJobs.call(this, queued, settings) : undefined;
+	for (const job of queued) {
+		const base: IDataObject = { memoryId: job.memoryId, unitsSent: job.unitsSent, ...job.answer };
+		const state = watched?.get(job.jobId);
+		if (state === undefined) {
+			outcomes.push({ pairedItems: job.pairedItems, result: { json: base } });
+		} else if ('error' in state) {
+			outcomes.push({ pairedItems: job.pairedItems, error: state.error });
+		} else {
+			outcomes.push({ pairedItems: job.pairedItems, result: { json: { ...base, ...state.job } } });
+		}
+	}
+	return outcomes;
+}

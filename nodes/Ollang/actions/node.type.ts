@@ -1,0 +1,53 @@
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** Every resource and its operations. The router's map is typed from this, so a missing operation does not compile. */
+export interface OllangResourceMap {
+	order:
+		| 'get'
+		| 'getMany'
+		| 'create'
+		| 'requestHumanReview'
+		| 'cancelHumanReview'
+		| 'exportXlsx'
+		| 'requestSubtitleEmbedding'
+		| 'getReviewInfo';
+	consumption: 'getMany';
+	creditWallet: 'get';
+	content: 'import';
+	memory: 'create' | 'get' | 'getMany' | 'rename' | 'delete' | 'importItems' | 'getImportJob';
+	folder: 'unassignTranslator' | 'attachDocument' | 'listDocuments' | 'uploadDocument' | 'removeDocument';
+	upload: 'uploadFile' | 'uploadFromUrl';
+	customInstruction: 'getSuggestions';
+}
+
+export type OllangResource = keyof OllangResourceMap;
+
+/** One output item before the router adds pairedItem. */
+export interface OperationResult {
+	json: IDataObject;
+	binary?: IBinaryKeyData;
+}
+
+/** Runs once per input item; the router loops, pairs and handles continueOnFail. */
+export interface ItemOperation {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]>;
+}
+
+/** An output item or an error, paired with the input items it came from. */
+export type BatchOutcome =
+	| { pairedItems: number[]; result: OperationResult }
+	| { pairedItems: number[]; error: Error };
+
+/**
+ * Needs all input items at once (to group them into requests). It reports one outcome per output item or
+ * error; the router pairs them and handles continueOnFail exactly as for item operations.
+ */
+export interface BatchOperation {
+	description: INodeProperties[];
+	executeBatch(this: IExecuteFunctions, itemCount: number): Promise<BatchOutcome[]>;
+}
+
+export type OllangOperation = ItemOperation | BatchOperation;
+
+export type ResourceOperations<R extends OllangResource> = Record<OllangResourceMap[R], OllangOperation>;

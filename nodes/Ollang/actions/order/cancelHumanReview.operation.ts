@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../transport';
+import { forOperation, orderLocator } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { readId } from '../common/parameters';
+import { requireObject } from '../common/responses';
+import type { OperationResult } from '../node.type';
+
+const properties: INodeProperties[] = [
+	orderLocator(
+		'The order whose human review to cancel: a level 1 order still in progress (ongoing). The human review part of the price is refunded.',
+	),
+];
+
+export const description = forOperation('order', 'cancelHumanReview', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const orderId = readId(this, 'orderId', 'Order', itemIndex);
+	const request: OllangRequest = {
+		method: 'POST',
+		path: apiPath`/integration/orders/${orderId}/cancel-human-review`,
+		// Changes the order and refunds credits: a second attempt after an unclear failure would be refused anyway.
+		retry: 'once',
+		itemIndex,
+		errorHints: {
+			'400':
+				'Only a level 1 (human review) order that is still ongoing can be cancelled; once the translator has completed the review it cannot.',
+		},
+	};
+	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['success']);
+	return toResults({ orderId, ...answer });
+}

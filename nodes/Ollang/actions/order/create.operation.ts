@@ -1,0 +1,202 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiRequest } from '../../transport';
+import { forOperation, languageHint } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkId, checkText, checkUrl, invalidField, readId } from '../common/parameters';
+import { requireList } from '../common/responses';
+import type { OperationResult } from '../node.type';
+import { creatableOrderTypes } from './values';
+
+/** The API accepts at most this many memories per order. */
+export const MAX_SELECTED_MEMORIES = 20;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Project ID',
+		name: 'projectId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
+		description:
+			'The project holding the source file, as returned by Upload File or Upload from URL (projectId)',
+	},
+	{
+		displayName: 'Order Type',
+		name: 'orderType',
+		type: 'options',
+		options: creatableOrderTypes,
+		default: 'subtitle',
+		required: true,
+		description: 'What to produce from the source file',
+	},
+	{
+		displayName: 'Level',
+		name: 'level',
+		type: 'options',
+		options: [
+			{ name: 'AI Only', value: 0, description: 'Fully AI generated' },
+			{ name: 'AI + Human Review', value: 1, description: 'A human linguist reviews the AI result' },
+		],
+		default: 0,
+		description: 'Whether a human reviews the AI result (costs more credits)',
+	},
+	{
+		displayName: 'Target Languages',
+		name: 'targetLanguages',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Target Language',
+		default: { language: [{ code: '', isRush: false }] },
+		required: true,
+		description: 'One order is created per target language',
+		options: [
+			{
+				displayName: 'Language',
+				name: 'language',
+				values: [
+					{
+						displayName: 'Language Code',
+						name: 'code',
+						type: 'string',
+						default: '',
+						required: true,
+						placeholder: 'e.g. de',
+						hint: languageHint,
+					},
+					{
+						displayName: 'Rush',
+						name: 'isRush',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to deliver this language faster, at a higher rate',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Auto Quality Check',
+				name: 'autoQc',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to run an automatic quality evaluation when the order is done',
+			},
+			{
+				displayName: 'Callback URL',
+				name: 'callbackUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://example.com/ollang-callback',
+				description: 'Address the service calls when the order changes',
+			},
+			{
+				displayName: 'Dubbing Style',
+				name: 'dubbingStyle',
+				type: 'options',
+				options: [
+					{ name: 'Audio Description', value: 'audioDescription' },
+					{ name: 'Lip Sync', value: 'lipsync' },
+					{ name: 'Overdub', value: 'overdub' },
+				],
+				default: 'overdub',
+				description: 'For dubbing orders: how the new voice is laid over the video',
+			},
+			{
+				displayName: 'Memory Names or IDs',
+				name: 'selectedMemories',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getMemories' },
+				default: [],
+				description:
+					'Translation memories to draw matches from (at most 20). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Subtype',
+				name: 'orderSubType',
+				type: 'options',
+				options: [
+					{ name: 'Closed Captions', value: 'closedCaption' },
+					{ name: 'Timecoded Transcription', value: 'timecodedTranscription' },
+				],
+				default: 'closedCaption',
+				description: 'For closed caption orders: the kind of captions',
+			},
+		],
+	},
+];
+
+export const description = forOperation('order', 'create', properties);
+
+function readMemoryIds(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string[] | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const list = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [value];
+	const ids = list
+		.filter((entry) => !(typeof entry === 'string' && entry.trim() === ''))
+		.map((entry) => checkId(ctx, entry, 'Memory Names or IDs', itemIndex));
+	if (ids.length > MAX_SELECTED_MEMORIES) {
+		throw invalidField(
+			ctx,
+			itemIndex,
+			'Memory Names or IDs',
+			`at most ${MAX_SELECTED_MEMORIES} memories per order, got ${ids.length}`,
+		);
+	}
+	return ids.length > 0 ? [...new Set(ids)] : undefined;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const projectId = readId(this, 'projectId', 'Project ID', itemIndex);
+	const orderType = checkText(this, this.getNodeParameter('orderType', itemIndex), 'Order Type', itemIndex, true);
+	const level = Number(this.getNodeParameter('level', itemIndex, 0));
+	if (level !== 0 && level !== 1) {
+		throw invalidField(this, itemIndex, 'Level', `must be 0 (AI only) or 1 (human review), got ${level}`);
+	}
+	const languages = (this.getNodeParameter('targetLanguages.language', itemIndex, []) as IDataObject[]) ?? [];
+	if (languages.length === 0) {
+		throw invalidField(this, itemIndex, 'Target Languages', 'add at least one target language');
+	}
+	const targetLanguageConfigs = languages.map((entry, position) => ({
+		language: checkText(this, entry.code, `Target Languages > Language Code #${position + 1}`, itemIndex, true),
+		isRush: entry.isRush === true,
+	}));
+	const seen = new Set<string>();
+	for (const config of targetLanguageConfigs) {
+		const key = String(config.language).toLowerCase();
+		if (seen.has(key)) {
+			throw invalidField(this, itemIndex, 'Target Languages', `"${config.language}" is listed twice`);
+		}
+		seen.add(key);
+	}
+
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { orderType, level, projectId, targetLanguageConfigs };
+	if (extra.orderSubType !== undefined) body.orderSubType = extra.orderSubType;
+	if (extra.dubbingStyle !== undefined) body.dubbingStyle = extra.dubbingStyle;
+	if (extra.autoQc !== undefined) body.autoQc = extra.autoQc === true;
+	if (extra.callbackUrl !== undefined && extra.callbackUrl !== '') {
+		body.callbackUrl = checkUrl(this, extra.callbackUrl, 'Callback URL', itemIndex);
+	}
+	const memories = readMemoryIds(this, extra.selectedMemories, itemIndex);
+	if (memories) body.selectedMemories = memories;
+
+	const request: OllangRequest = {
+		method: 'POST',
+		path: '/integration/orders/create',
+		body,
+		// Creating an order spends credits: never repeated where the service may have acted.
+		retry: 'once',
+		itemIndex,
+	};
+	const created = await apiRequest.call(this, request);
+	return toResults(requireList.call(this, request, created));
+}

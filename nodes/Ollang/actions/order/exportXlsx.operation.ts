@@ -1,0 +1,55 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiDownload, apiPath } from '../../transport';
+import { forOperation, orderLocator } from '../common/fields';
+import { checkText, readId } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+
+const XLSX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const properties: INodeProperties[] = [
+	orderLocator(
+		"The order to export: one row per segment (number, timecode, speaker, source text, translation in the order's target language)",
+	),
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the output binary field to put the XLSX file in',
+	},
+];
+
+export const description = forOperation('order', 'exportXlsx', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const orderId = readId(this, 'orderId', 'Order', itemIndex);
+	const binaryPropertyName = checkText(
+		this,
+		this.getNodeParameter('binaryPropertyName', itemIndex),
+		'Put Output File in Field',
+		itemIndex,
+		true,
+	) as string;
+	const file = await apiDownload.call(this, {
+		method: 'GET',
+		path: apiPath`/integration/orders/${orderId}/export-xlsx`,
+		retry: 'safe',
+		itemIndex,
+		timeoutMs: 300_000,
+		errorHints: {
+			'500':
+				'The order has no segment data for its target language yet. The export works once the AI pipeline has produced segments.',
+		},
+	});
+	const fileName = file.fileName ?? `${orderId}.xlsx`;
+	const mimeType = file.mimeType && file.mimeType !== 'application/octet-stream' ? file.mimeType : XLSX_MIME_TYPE;
+	const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
+	return [
+		{
+			json: { orderId, fileName, mimeType, fileSize: file.data.length },
+			binary: { [binaryPropertyName]: binary },
+		},
+	];
+}

@@ -1,0 +1,116 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiRequestAllPages } from '../../transport';
+import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkDateRange, checkText, readPaging } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+import { allOrderTypes, orderStatuses } from './values';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Created After',
+				name: 'createdFrom',
+				type: 'dateTime',
+				default: '',
+				description: 'Only orders created at or after this time (ISO 8601; without an offset, UTC)',
+			},
+			{
+				displayName: 'Created Before',
+				name: 'createdTo',
+				type: 'dateTime',
+				default: '',
+				description: 'Only orders created at or before this time (ISO 8601; without an offset, UTC)',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Only orders whose name contains this text',
+			},
+			{
+				displayName: 'Project ID',
+				name: 'projectId',
+				type: 'string',
+				default: '',
+				description: 'Only orders of this project',
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Free search: orders whose name contains this text, or whose ID is this text',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: orderStatuses,
+				default: [],
+				description: 'Only orders in one of these statuses',
+			},
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: allOrderTypes,
+				default: 'subtitle',
+				description: 'Only orders of this type',
+			},
+		],
+	},
+	pagedListOptions(
+		[
+			{ name: 'Created At', value: 'createdAt' },
+			{ name: 'ID', value: 'id' },
+			{ name: 'Name', value: 'name' },
+			{ name: 'Status', value: 'status' },
+		],
+		'createdAt',
+		'orders',
+	),
+];
+
+export const description = forOperation('order', 'getMany', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const paging = readPaging(this, itemIndex, options);
+	const range = checkDateRange(
+		this,
+		itemIndex,
+		{ field: 'Created After', value: filters.createdFrom },
+		{ field: 'Created Before', value: filters.createdTo },
+	);
+	const statuses = Array.isArray(filters.statuses) ? (filters.statuses as string[]) : [];
+	const request: OllangRequest = {
+		method: 'GET',
+		path: '/integration/orders',
+		qs: {
+			'filter[status]': statuses.length > 0 ? statuses : undefined,
+			'filter[type]': checkText(this, filters.type, 'Type', itemIndex, false),
+			'filter[name]': checkText(this, filters.name, 'Name', itemIndex, false),
+			'filter[projectId]': checkText(this, filters.projectId, 'Project ID', itemIndex, false),
+			'filter[createdAtRange][from]': range.from,
+			'filter[createdAtRange][to]': range.to,
+			...pagedListQuery(options),
+			'pageOptions[search]': checkText(this, filters.search, 'Search', itemIndex, false),
+		},
+		retry: 'safe',
+		itemIndex,
+	};
+	const rows = (await apiRequestAllPages.call(this, request, paging)) as IDataObject[];
+	return toResults(rows);
+}

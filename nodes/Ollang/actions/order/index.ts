@@ -1,0 +1,91 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ResourceOperations } from '../node.type';
+import * as cancelHumanReview from './cancelHumanReview.operation';
+import * as create from './create.operation';
+import * as exportXlsx from './exportXlsx.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as getReviewInfo from './getReviewInfo.operation';
+import * as requestHumanReview from './requestHumanReview.operation';
+import * as requestSubtitleEmbedding from './requestSubtitleEmbedding.operation';
+
+export const operations: ResourceOperations<'order'> = {
+	get,
+	getMany,
+	create,
+	requestHumanReview,
+	cancelHumanReview,
+	exportXlsx,
+	requestSubtitleEmbedding,
+	getReviewInfo,
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['order'] } },
+		options: [
+			{
+				name: 'Cancel Human Review',
+				value: 'cancelHumanReview',
+				action: 'Cancel the human review of an order',
+				description: 'Cancel an ongoing human review and refund its part of the price',
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create an order',
+				description: 'Create one order per target language for an uploaded project (spends credits)',
+			},
+			{
+				name: 'Export XLSX',
+				value: 'exportXlsx',
+				action: 'Export an order as XLSX',
+				description: "Download the order's segments and translations as a spreadsheet file",
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get an order',
+				description: 'Get an order with its documents, finance, evaluation and delivery events',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many orders',
+				description: 'List orders, filtered by status, type, name, project or creation time',
+			},
+			{
+				name: 'Get Review Gate Info',
+				value: 'getReviewInfo',
+				action: 'Get the review gate info of an order',
+				description: 'Get the review tag, review type and tag color of an order',
+			},
+			{
+				name: 'Request Human Review',
+				value: 'requestHumanReview',
+				action: 'Request human review of an order',
+				description: 'Add a human review to a completed or delivered order (spends credits)',
+			},
+			{
+				name: 'Request Subtitle Embedding',
+				value: 'requestSubtitleEmbedding',
+				action: 'Request subtitle embedding for an order',
+				description: 'Burn the subtitles of a completed subtitle order into its video',
+			},
+		],
+		default: 'get',
+	},
+	...get.description,
+	...getMany.description,
+	...create.description,
+	...requestHumanReview.description,
+	...cancelHumanReview.description,
+	...exportXlsx.description,
+	...requestSubtitleEmbedding.description,
+	...getReviewInfo.description,
+];

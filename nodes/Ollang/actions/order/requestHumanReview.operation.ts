@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiPath, apiRequest } from '../../transport';
+import { forOperation, orderLocator } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { readId } from '../common/parameters';
+import type { OperationResult } from '../node.type';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Adds a human linguist review to a completed or delivered AI order. This spends credits (the level 1 price minus the level 0 price).',
+		name: 'humanReviewNotice',
+		type: 'notice',
+		default: '',
+	},
+	orderLocator('The order to review: its status must be completed or delivered'),
+];
+
+export const description = forOperation('order', 'requestHumanReview', properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const orderId = readId(this, 'orderId', 'Order', itemIndex);
+	await apiRequest.call(this, {
+		method: 'POST',
+		path: apiPath`/integration/orders/${orderId}/human-review`,
+		// Spends credits: repeated only where the service cannot have acted.
+		retry: 'once',
+		expectBody: false,
+		itemIndex,
+	});
+	return toResults({ success: true, orderId, humanReviewRequested: true });
+}

@@ -1,0 +1,30 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+export const orderStatuses: INodePropertyOptions[] = [
+	{ name: 'Completed', value: 'completed' },
+	{ name: 'Delayed', value: 'delayed' },
+	{ name: 'Delivered', value: 'delivered' },
+	{ name: 'Ongoing', value: 'ongoing' },
+	{ name: 'Pending', value: 'pending' },
+	{ name: 'Quality Check', value: 'qualityCheck' },
+	{ name: 'Ready to Send', value: 'readyToSent' },
+	{ name: 'Revision', value: 'revision' },
+	{ name: 'Waiting for CC', value: 'waitingForCC' },
+	{ name: 'Waiting for Subtitle', value: 'waitingForSubtitle' },
+];
+
+export const creatableOrderTypes: INodePropertyOptions[] = [
+	{ name: 'AI Dubbing', value: 'aiDubbing' },
+	{ name: 'Closed Captions', value: 'cc' },
+	{ name: 'Document Translation', value: 'document' },
+	{ name: 'Studio Dubbing', value: 'studioDubbing' },
+	{ name: 'Subtitles', value: 'subtitle' },
+];
+
+/** Types an order or a consumption line may carry, including legacy and system ones. */
+export const allOrderTypes: INodePropertyOptions[] = [
+	...creatableOrderTypes,
+	{ name: 'Other', value: 'other' },
+	{ name: 'Proofreading', value: 'proofreading' },
+	{ name: 'Revision', value: 'revision' },
+].sort((a, b) => a.name.localeCompare(b.name));

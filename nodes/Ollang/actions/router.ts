@@ -1,0 +1,99 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as consumption from './consumption';
+import * as content from './content';
+import * as creditWallet from './creditWallet';
+import * as customInstruction from './customInstruction';
+import * as folder from './folder';
+import * as memory from './memory';
+import * as order from './order';
+import * as upload from './upload';
+import { asNodeError } from './common/outcomes';
+import type {
+	BatchOperation,
+	BatchOutcome,
+	OllangOperation,
+	OllangResource,
+	ResourceOperations,
+} from './node.type';
+
+/** Every resource's operations; the type makes a missing resource or operation a compile error. */
+export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
+	order: order.operations,
+	consumption: consumption.operations,
+	creditWallet: creditWallet.operations,
+	content: content.operations,
+	memory: memory.operations,
+	folder: folder.operations,
+	upload: upload.operations,
+	customInstruction: customInstruction.operations,
+};
+
+export function findOperation(resource: string, operation: string): OllangOperation | undefined {
+	const operations = (resources as Record<string, Record<string, OllangOperation> | undefined>)[resource];
+	return operations?.[operation];
+}
+
+function isBatch(operation: OllangOperation): operation is BatchOperation {
+	return 'executeBatch' in operation;
+}
+
+function pairing(pairedItems: number[]): IPairedItemData | IPairedItemData[] {
+	return pairedItems.length === 1 ? { item: pairedItems[0] } : pairedItems.map((item) => ({ item }));
+}
+
+/** Runs the chosen operation: per item, or once for all items (batch); pairs every output and error once, here. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const chosen = findOperation(resource, operation);
+	if (chosen === undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+		);
+	}
+
+	const output: INodeExecutionData[] = [];
+	const continueOnFail = this.continueOnFail();
+
+	const settle = (outcome: BatchOutcome) => {
+		const pairedItem = pairing(outcome.pairedItems);
+		if ('result' in outcome) {
+			output.push({ ...outcome.result, pairedItem });
+			return;
+		}
+		const error = asNodeError(this, outcome.error, outcome.pairedItems[0] ?? 0);
+		if (!continueOnFail) throw error;
+		// Only the keys n8n reads as an error item (error, message, details), so that "Continue (using error
+		// output)" routes it to the error output.
+		const json: INodeExecutionData['json'] = { error: error.message };
+		const details: IDataObject = {};
+		const httpCode = (error as { httpCode?: string | null }).httpCode;
+		if (httpCode) details.httpCode = httpCode;
+		if (error.description) details.description = error.description;
+		if (Object.keys(details).length > 0) json.details = details;
+		output.push({ json, pairedItem });
+	};
+
+	const itemCount = this.getInputData().length;
+	if (isBatch(chosen)) {
+		const outcomes = await chosen.executeBatch.call(this, itemCount);
+		// Output follows input order, whatever order the batches finished in (sort is stable).
+		outcomes.sort((a, b) => (a.pairedItems[0] ?? 0) - (b.pairedItems[0] ?? 0)).forEach(settle);
+		return [output];
+	}
+
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		let outcomes: BatchOutcome[];
+		try {
+			const results = await chosen.execute.call(this, itemIndex);
+			outcomes = results.map((result) => ({ pairedItems: [itemIndex], result }));
+		} catch (error) {
+			outcomes = [{ pairedItems: [itemIndex], error: asNodeError(this, error, itemIndex) }];
+		}
+		outcomes.forEach(settle);
+	}
+	return [output];
+}

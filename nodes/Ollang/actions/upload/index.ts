@@ -1,0 +1,35 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ResourceOperations } from '../node.type';
+import * as uploadFile from './uploadFile.operation';
+import * as uploadFromUrl from './uploadFromUrl.operation';
+
+export const operations: ResourceOperations<'upload'> = { uploadFile, uploadFromUrl };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['upload'] } },
+		options: [
+			{
+				name: 'Upload File',
+				value: 'uploadFile',
+				action: 'Upload a file',
+				description:
+					'Upload a video, audio, document or subtitle file from a binary field; returns the new project ID for Create Order',
+			},
+			{
+				name: 'Upload From URL',
+				value: 'uploadFromUrl',
+				action: 'Upload a file from a URL',
+				description: 'Let the service fetch a file from a URL; returns the new project ID for Create Order',
+			},
+		],
+		default: 'uploadFile',
+	},
+	...uploadFile.description,
+	...uploadFromUrl.description,
+];

@@ -1,0 +1,189 @@
+import { failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
+
+const sandbox = useSandbox();
+const importContent = (extra: Record<string, unknown>) => ({ resource: 'content', operation: 'import', ...extra });
+const contentImports = () => sandbox().requests.count({ method: 'POST', path: '/integration/content/import' });
+const targetOf = (sourceText: string, language: string) =>
+	sandbox().state.content.get(sourceText)?.targets.get(language)?.targetText;
+
+describe('Content > Import (each item one unit)', () => {
+	it('sends one request per target language, not one per item, and reports each item', async () => {
+		const items = [
+			{ json: { sourceText: 'Save', targetText: 'Speichern', language: 'de', elementId: 'button.save' } },
+			{ json: { sourceText: 'Cancel', targetText: 'Abbrechen', language: 'de' } },
+			{ json: { sourceText: 'Save', targetText: 'Enregistrer', language: 'fr', type: 'ui' } },
+		];
+
+		const result = await run(
+			sandbox(),
+			importContent({ targetLanguage: '={{ $json.language }}', elementId: '={{ $json.elementId }}', type: '={{ $json.type }}' }),
+			{ items },
+		);
+
+		expect(contentImports()).toBe(2);
+		expect(result.json).toEqual([
+			{ success: true, targetLanguage: 'de', unitsContributed: 1, requests: 1 },
+			{ success: true, targetLanguage: 'de', unitsContributed: 1, requests: 1 },
+			{ success: true, targetLanguage: 'fr', unitsContributed: 1, requests: 1 },
+		]);
+		expect(pairedIndexes(result)).toEqual([0, 1, 2]);
+		expect(targetOf('Save', 'de')).toBe('Speichern');
+		expect(targetOf('Save', 'fr')).toBe('Enregistrer');
+		expect(sandbox().state.content.get('Save')).toMatchObject({ elementId: 'button.save', type: 'ui' });
+	});
+
+	it('sends translation text with its spaces, and a JSON body with a Content-Length', async () => {
+		const stub = await startStub((_req, res) => {
+			res.writeHead(201, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ success: true, imported: 1 }));
+		});
+		try {
+			await run(sandbox(), importContent({ targetLanguage: 'de', elementId: '  id.1 ' }), {
+				items: [{ json: { sourceText: '  Indented ', targetText: '  Eingerückt ' } }],
+				baseUrl: stub.baseUrl,
+			});
+
+			const [request] = stub.requests;
+			expect(JSON.parse(request.body.toString('utf8'))).toEqual({
+				targetLanguage: 'de',
+				translations: [{ sourceText: '  Indented ', targetText: '  Eingerückt ', elementId: 'id.1' }],
+			});
+			expect(request.headers['content-type']).toBe('application/json');
+			expect(Number(request.headers['content-length'])).toBe(request.body.length);
+		} finally {
+			await stub.close();
+		}
+	});
+
+	it('refuses a unit without targetText before any request', async () => {
+		const error = failure(
+			await run(sandbox(), importContent({ targetLanguage: 'de' }), {
+				items: [{ json: { sourceText: 'A', targetText: 'B' } }, { json: { sourceText: 'C' } }],
+			}),
+		);
+
+		expect(error.message).toBe('Invalid Target Text (item 1): must not be empty');
+		expect(error.itemIndex).toBe(1);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('refuses an empty target language before any request', async () => {
+		const error = failure(
+			await run(sandbox(), importContent({ targetLanguage: '={{ $json.language }}' }), {
+				items: [{ json: { sourceText: 'A', targetText: 'B' } }],
+			}),
+		);
+
+		expect(error.message).toBe('Invalid Target Language (item 0): must not be empty');
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('continue on fail: a bad item gets its error, the others are imported', async () => {
+		const result = await run(sandbox(), importContent({ targetLanguage: 'it' }), {
+			items: [
+				{ json: { sourceText: 'Open', targetText: 'Apri' } },
+				{ json: { targetText: 'Chiudi' } },
+				{ json: { sourceText: 'Help', targetText: 'Aiuto' } },
+			],
+			continueOnFail: true,
+		});
+
+		expect(contentImports()).toBe(1);
+		expect(result.json[0]).toMatchObject({ success: true, unitsContributed: 1 });
+		expect(result.json[1].error).toBe('Invalid Source Text (item 1): must not be empty');
+		expect(result.json[2]).toMatchObject({ success: true, unitsContributed: 1 });
+		expect(pairedIndexes(result)).toEqual([0, 1, 2]);
+	});
+
+	it('continue on fail: the items of a failed batch get the API error, other batches go through', async () => {
+		sandbox().faults.add({ method: 'POST', path: '/integration/content/import', kind: 'status', status: 400, times: 1 });
+
+		const result = await run(sandbox(), importContent({ targetLanguage: '={{ $json.language }}' }), {
+			items: [
+				{ json: { sourceText: 'Yes', targetText: 'Ja', language: 'nl' } },
+				{ json: { sourceText: 'Yes', targetText: 'Sí', language: 'es' } },
+				{ json: { sourceText: 'No', targetText: 'Nee', language: 'nl' } },
+			],
+			continueOnFail: true,
+		});
+
+		expect(contentImports()).toBe(2);
+		expect(result.json[0].error).toContain('The Ollang API answered 400');
+		expect(result.json[1]).toMatchObject({ success: true, targetLanguage: 'es' });
+		expect(result.json[2].error).toContain('The Ollang API answered 400');
+		expect(targetOf('Yes', 'es')).toBe('Sí');
+		expect(targetOf('Yes', 'nl')).toBeUndefined();
+	});
+
+	it('without continue on fail, stops at the first failed batch', async () => {
+		sandbox().faults.add({ method: 'POST', path: '/integration/content/import', kind: 'status', status: 400 });
+
+		const error = failure(
+			await run(sandbox(), importContent({ targetLanguage: '={{ $json.language }}' }), {
+				items: [
+					{ json: { sourceText: 'One', targetText: 'Een', language: 'nl' } },
+					{ json: { sourceText: 'One', targetText: 'Uno', language: 'es' } },
+				],
+			}),
+		);
+
+		expect(error.httpCode).toBe('400');
+		expect(contentImports()).toBe(1);
+	});
+});
+
+describe('Content > Import (units from a field)', () => {
+	const units = (prefix: string, count: number) =>
+		Array.from({ length: count }, (_, index) => ({ sourceText: `${prefix} ${index}`, targetText: `${prefix} übersetzt ${index}` }));
+
+	it('combines the units of all items into batches of the chosen size', async () => {
+		const result = await run(
+			sandbox(),
+			importContent({ targetLanguage: 'de', unitsSource: 'field', units: '={{ $json.units }}', options: { batchSize: 4 } }),
+			{ items: [{ json: { units: units('first', 5) } }, { json: { units: units('second', 3) } }] },
+		);
+
+		expect(contentImports()).toBe(2);
+		expect(result.json).toEqual([
+			{ success: true, targetLanguage: 'de', unitsContributed: 5, requests: 2 },
+			{ success: true, targetLanguage: 'de', unitsContributed: 3, requests: 1 },
+		]);
+		expect(targetOf('second 2', 'de')).toBe('second übersetzt 2');
+	});
+
+	it('re-importing the same source text and language updates it', async () => {
+		const params = importContent({ targetLanguage: 'pt', unitsSource: 'field', units: '={{ $json.units }}' });
+		await run(sandbox(), params, { items: [{ json: { units: [{ sourceText: 'Hello', targetText: 'Olá' }] } }] });
+		await run(sandbox(), params, { items: [{ json: { units: [{ sourceText: 'Hello', targetText: 'Oi' }] } }] });
+
+		expect(targetOf('Hello', 'pt')).toBe('Oi');
+	});
+
+	it.each([
+		[[{ sourceText: 'A', targetText: 'B' }, { targetText: 'D' }], 'Invalid Units > unit 2 sourceText (item 0): must not be empty'],
+		[[], 'Invalid Units (item 0): the list is empty: give at least one unit'],
+		['not json', 'Invalid Units (item 0): must be a list of units (JSON array), got text that is not JSON'],
+		[{ sourceText: 'A' }, 'Invalid Units (item 0): must be a list of units, got an object'],
+		[['text'], 'Invalid Units > unit 1 (item 0): must be an object, got a string'],
+	])('refuses %j before any request', async (value, message) => {
+		const error = failure(
+			await run(sandbox(), importContent({ targetLanguage: 'de', unitsSource: 'field', units: '={{ $json.units }}' }), {
+				items: [{ json: { units: value } }],
+			}),
+		);
+
+		expect(error.message).toBe(message);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('401 with a wrong key', async () => {
+		const error = failure(
+			await run(sandbox(), importContent({ targetLanguage: 'de' }), {
+				items: [{ json: { sourceText: 'A', targetText: 'B' } }],
+				key: 'wrong-key-2222222',
+			}),
+		);
+
+		expect(error.httpCode).toBe('401');
+	});
+});

@@ -1,0 +1,149 @@
+// The node as n8n sees it: its description (every operation reachable, every parameter scoped), the router's
+// map, the resource locators' list search through n8n-core's LoadOptionsContext, and the credential's test.
+import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { LoadOptionsContext } from 'n8n-core';
+import { OllangApi } from '../../credentials/OllangApi.credentials';
+import { Ollang } from '../../nodes/Ollang/Ollang.node';
+import { findOperation, resources } from '../../nodes/Ollang/actions/router';
+import { HARNESS_CREDENTIAL, OLLANG_CREDENTIAL_TYPE, OLLANG_NODE_TYPE } from '../harness/engine.cts';
+import { createAdditionalData, createCredentialsHelper, getRuntime } from '../harness/runtime.cts';
+import { useSandbox } from './setup.cts';
+import type { KeyName } from './setup.cts';
+
+const sandbox = useSandbox();
+const { description } = new Ollang();
+
+function optionsOf(property: INodeProperties | undefined): INodePropertyOptions[] {
+	return (property?.options ?? []) as INodePropertyOptions[];
+}
+
+const resourceProperty = description.properties.find((property) => property.name === 'resource');
+const operationSelectors = description.properties.filter((property) => property.name === 'operation');
+
+describe('node description', () => {
+	it('offers every resource and operation the router implements, and nothing else', () => {
+		const offered = operationSelectors.flatMap((selector) => {
+			const [resource] = (selector.displayOptions?.show?.resource ?? []) as string[];
+			return optionsOf(selector).map((option) => `${resource}.${String(option.value)}`);
+		});
+		const implemented = Object.entries(resources).flatMap(([resource, operations]) =>
+			Object.keys(operations).map((operation) => `${resource}.${operation}`),
+		);
+
+		expect(optionsOf(resourceProperty).map((option) => option.value).sort()).toEqual(Object.keys(resources).sort());
+		expect(offered.sort()).toEqual(implemented.sort());
+		expect(offered).toHaveLength(26);
+		for (const key of offered) {
+			const [resource, operation] = key.split('.');
+			expect(findOperation(resource, operation)).toBeDefined();
+		}
+	});
+
+	it('describes every operation for people and AI agents (action and description)', () => {
+		expect(description.usableAsTool).toBe(true);
+		for (const option of operationSelectors.flatMap(optionsOf)) {
+			expect(option.action).toMatch(/\w+ \w+/);
+			expect(String(option.description).length).toBeGreaterThan(20);
+		}
+	});
+
+	it('scopes every operation parameter to its resource and operation', () => {
+		const parameters = description.properties.filter((property) => property.name !== 'resource' && property.name !== 'operation');
+		for (const property of parameters) {
+			expect(property.displayOptions?.show?.resource).toHaveLength(1);
+			expect(property.displayOptions?.show?.operation).toHaveLength(1);
+		}
+	});
+});
+
+describe('resource locators: list search', () => {
+	async function loadOptionsContext(key: KeyName | { apiKey: string }): Promise<LoadOptionsContext> {
+		const runtime = await getRuntime();
+		const node: INode = {
+			id: 'list-search',
+			name: 'Ollang',
+			type: OLLANG_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { resource: 'order', operation: 'get' },
+			credentials: { [OLLANG_CREDENTIAL_TYPE]: { ...HARNESS_CREDENTIAL } },
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runtime.nodeTypes });
+		const credentialsHelper = createCredentialsHelper({
+			[HARNESS_CREDENTIAL.id]: { type: OLLANG_CREDENTIAL_TYPE, data: { baseUrl: sandbox().baseUrl, apiKey: typeof key === 'string' ? sandbox().keys[key] : key.apiKey } },
+		});
+		return new LoadOptionsContext(workflow, node, createAdditionalData({ credentialsHelper }), 'parameters.orderId');
+	}
+	const methods = new Ollang().methods;
+
+	it('lists orders page by page, newest first, filtered by name', async () => {
+		const context = await loadOptionsContext('owner');
+		const first = await methods.listSearch.searchOrders.call(context);
+		const second = await methods.listSearch.searchOrders.call(context, undefined, first.paginationToken);
+		const newest = [...sandbox().state.orders.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+
+		expect(first.results).toHaveLength(50);
+		expect(first.paginationToken).toBe('2');
+		expect([...first.results, ...second.results].map((result) => result.value)).toEqual(newest.map((order) => order.id));
+		expect(second.paginationToken).toBeUndefined();
+
+		const name = newest[3].name;
+		const filtered = await methods.listSearch.searchOrders.call(context, name);
+		expect(filtered.results.map((result) => result.value)).toContain(newest[3].id);
+		expect(filtered.results.every((result) => String(result.name).toLowerCase().includes(name.toLowerCase()))).toBe(true);
+	});
+
+	it('lists memories by title and offers them for Create Order', async () => {
+		const context = await loadOptionsContext('member');
+		const all = await methods.listSearch.searchMemories.call(context);
+		const filtered = await methods.listSearch.searchMemories.call(context, 'glossary');
+		const options = await methods.loadOptions.getMemories.call(context);
+
+		expect(all.results.map((result) => result.value).sort()).toEqual([...sandbox().state.memories.keys()].sort());
+		expect(filtered.results).toEqual([{ name: expect.stringMatching(/^Legal Glossary \(\d+ units\)$/), value: sandbox().fixtures.memories[1] }]);
+		expect(options.map((option) => option.value)).toEqual(all.results.map((result) => result.value));
+	});
+
+	it('a wrong key fails the search with the API\'s 401', async () => {
+		const wrong = await loadOptionsContext({ apiKey: 'wrong-key-4444444' });
+
+		await expect(methods.listSearch.searchMemories.call(wrong)).rejects.toThrow('The Ollang API answered 401 UNAUTHORIZED');
+	});
+});
+
+describe('credential', () => {
+	const credential = new OllangApi();
+
+	it('keeps the key in a password field and defaults to the production URL', () => {
+		const apiKey = credential.properties.find((property) => property.name === 'apiKey');
+		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
+
+		expect(apiKey?.typeOptions?.password).toBe(true);
+		expect(baseUrl?.default).toBe('https://api-integration.ollang.com');
+	});
+
+	/** What n8n's "Test credential" does: resolve the test request with the credential's data, authenticate, send. */
+	async function testCredential(apiKey: string, baseUrl: string): Promise<number> {
+		const runtime = await getRuntime();
+		const node: INode = { id: 't', name: 'Credential test', type: OLLANG_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runtime.nodeTypes });
+		const data = { apiKey, baseUrl };
+		const resolve = (value: string) =>
+			String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: data }));
+		const { request } = credential.test;
+		const helper = createCredentialsHelper({ [HARNESS_CREDENTIAL.id]: { type: OLLANG_CREDENTIAL_TYPE, data } });
+		const options = await helper.authenticate(data, OLLANG_CREDENTIAL_TYPE, { url: String(request.url), headers: {} }, workflow, node);
+		const response = await fetch(`${resolve(String(request.baseURL))}${options.url}`, {
+			method: request.method ?? 'GET',
+			headers: options.headers as Record<string, string>,
+		});
+		return response.status;
+	}
+
+	it('"Test credential" passes for any valid key, whatever its roles, and fails for a wrong one', async () => {
+		expect(await testCredential(sandbox().keys.owner, sandbox().baseUrl)).toBe(200);
+		expect(await testCredential(sandbox().keys.member, `${sandbox().baseUrl}/`)).toBe(200);
+		expect(await testCredential('wrong-key-5555555', sandbox().baseUrl)).toBe(401);
+	});
+});

@@ -1,0 +1,331 @@
+import ExcelJS from 'exceljs';
+import { readBinary } from '../harness/engine.cts';
+import { byId, failure, pairedIndexes, run, useSandbox } from './setup.cts';
+
+const sandbox = useSandbox();
+const MISSING = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+
+describe('Order > Get', () => {
+	const get = (orderId: unknown) => ({ resource: 'order', operation: 'get', orderId: byId(orderId as string) });
+
+	it('returns the order with documents, finance and delivery events', async () => {
+		const orderId = sandbox().fixtures.orders.byStatus.delivered;
+
+		const result = await run(sandbox(), get(orderId));
+
+		expect(result.error).toBeUndefined();
+		expect(result.json).toHaveLength(1);
+		expect(result.json[0]).toMatchObject({ id: orderId, status: 'delivered', finance: { paymentAmount: expect.any(Number) } });
+		expect(Array.isArray(result.json[0].deliveryEvents)).toBe(true);
+		expect(pairedIndexes(result)).toEqual([0]);
+	});
+
+	it('runs once per input item, each output paired with its item', async () => {
+		const { completed, ongoing } = sandbox().fixtures.orders.byStatus;
+
+		const result = await run(sandbox(), get('={{ $json.orderId }}'), {
+			items: [{ json: { orderId: completed } }, { json: { orderId: ongoing } }],
+		});
+
+		expect(result.json.map((order) => order.id)).toEqual([completed, ongoing]);
+		expect(pairedIndexes(result)).toEqual([0, 1]);
+	});
+
+	it('404: ORDER_NOT_FOUND in the API\'s words', async () => {
+		const error = failure(await run(sandbox(), get(MISSING)));
+
+		expect(error.message).toBe(`The Ollang API answered 404 ORDER_NOT_FOUND: Order ${MISSING} not found`);
+		expect(error.httpCode).toBe('404');
+		expect(error.description).toContain('Check the order ID');
+	});
+
+	it('403 with the member key on an order it cannot see: ACCESS_DENIED with a hint', async () => {
+		const error = failure(await run(sandbox(), get(sandbox().fixtures.orders.hiddenFromMember), { key: 'member' }));
+
+		expect(error.message).toMatch(/^The Ollang API answered 403 ACCESS_DENIED: /);
+		expect(error.description).toContain('no access to this order');
+	});
+
+	it('401 with a wrong key', async () => {
+		const error = failure(await run(sandbox(), get(MISSING), { key: 'not-a-valid-key-123' }));
+
+		expect(error.httpCode).toBe('401');
+		expect(error.message).toContain('UNAUTHORIZED');
+	});
+
+	it('continue on fail: the failing item gets the error, the others their order', async () => {
+		const { completed } = sandbox().fixtures.orders.byStatus;
+
+		const result = await run(sandbox(), get('={{ $json.orderId }}'), {
+			items: [{ json: { orderId: MISSING } }, { json: { orderId: completed } }],
+			continueOnFail: true,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(result.json[0].error).toContain('404 ORDER_NOT_FOUND');
+		expect(result.json[0].details).toEqual({ httpCode: '404', description: expect.stringContaining('Check the order ID') });
+		expect(result.json[1]).toMatchObject({ id: completed });
+		expect(pairedIndexes(result)).toEqual([0, 1]);
+	});
+});
+
+describe('Order > Get Many', () => {
+	const getMany = (extra: Record<string, unknown>) => ({ resource: 'order', operation: 'getMany', ...extra });
+	const visibleToOwner = () => sandbox().state.orders.size;
+
+	it('Return All fetches every page and keeps the API order under concurrent page requests', async () => {
+		const all = await run(sandbox(), getMany({ returnAll: true, options: { orderBy: 'createdAt', orderDirection: 'desc' } }));
+		const pages = sandbox().requests.count({ path: '/integration/orders' });
+		sandbox().requests.reset();
+		const small = await run(
+			sandbox(),
+			getMany({ returnAll: true, options: { orderBy: 'createdAt', orderDirection: 'desc', pageSize: 7, pageConcurrency: 3 } }),
+		);
+
+		expect(all.json).toHaveLength(visibleToOwner());
+		expect(pages).toBe(Math.ceil(visibleToOwner() / 50));
+		expect(sandbox().requests.count({ path: '/integration/orders' })).toBe(Math.ceil(visibleToOwner() / 7));
+		expect(small.json.map((order) => order.id)).toEqual(all.json.map((order) => order.id));
+		expect(new Set(pairedIndexes(small))).toEqual(new Set([0]));
+	});
+
+	it('Limit fetches only the pages it needs', async () => {
+		const result = await run(sandbox(), getMany({ returnAll: false, limit: 12, options: { pageSize: 5 } }));
+
+		expect(result.json).toHaveLength(12);
+		expect(sandbox().requests.count({ path: '/integration/orders' })).toBe(3);
+	});
+
+	it('filters by several statuses and a type', async () => {
+		const result = await run(
+			sandbox(),
+			getMany({ returnAll: true, filters: { statuses: ['completed', 'delivered'], type: 'subtitle' } }),
+		);
+		const expected = [...sandbox().state.orders.values()].filter(
+			(order) => ['completed', 'delivered'].includes(order.status) && order.type === 'subtitle',
+		);
+
+		expect(expected.length).toBeGreaterThan(0);
+		expect(result.json.map((order) => order.id).sort()).toEqual(expected.map((order) => order.id).sort());
+	});
+
+	it('filters by creation time range', async () => {
+		const times = [...sandbox().state.orders.values()].map((order) => order.createdAt).sort();
+		const from = times[10];
+		const to = times[20];
+
+		const result = await run(sandbox(), getMany({ returnAll: true, filters: { createdFrom: from, createdTo: to } }));
+
+		expect(result.json.length).toBe(times.filter((time) => time >= from && time <= to).length);
+		for (const order of result.json) {
+			expect(String(order.createdAt) >= from && String(order.createdAt) <= to).toBe(true);
+		}
+	});
+
+	it.each([
+		[{ filters: { createdFrom: '2026-02-01', createdTo: '2026-01-01' } }, 'Invalid Created After (item 0): must not be after Created Before'],
+		[{ filters: { createdFrom: '31/01/2026' } }, 'Invalid Created After (item 0): "31/01/2026" is not a valid ISO 8601 date'],
+		[{ limit: 0 }, 'Invalid Limit (item 0): must be a whole number at least 1'],
+		[{ options: { pageSize: 51 } }, 'Invalid Page Size (item 0): must be a whole number from 1 to 50'],
+	])('refuses bad input before any request: %j', async (extra, message) => {
+		const error = failure(await run(sandbox(), getMany({ returnAll: false, limit: 5, ...extra })));
+
+		expect(error.name).toBe('NodeOperationError');
+		expect(error.message).toContain(message);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+});
+
+describe('Order > Create', () => {
+	const create = (extra: Record<string, unknown> = {}) => ({
+		resource: 'order',
+		operation: 'create',
+		projectId: sandbox().fixtures.projects.writable,
+		orderType: 'document',
+		level: 1,
+		targetLanguages: { language: [{ code: 'de', isRush: true }, { code: 'fr' }] },
+		...extra,
+	});
+
+	it('creates one order per target language and outputs each', async () => {
+		const memoryId = sandbox().fixtures.memories[0];
+
+		const result = await run(sandbox(), create({ additionalFields: { selectedMemories: [memoryId], autoQc: true } }));
+
+		expect(result.json).toHaveLength(2);
+		expect(result.json.map((row) => row.orderType)).toEqual(['document', 'document']);
+		const orders = result.json.map((row) => sandbox().state.orders.get(String(row.orderId)));
+		expect(orders.map((order) => order?.targetLanguage)).toEqual(['de', 'fr']);
+		expect(orders.map((order) => order?.level)).toEqual([1, 1]);
+		expect(orders[0]?.options).toMatchObject({ isRush: true, autoQc: true, selectedMemories: [memoryId] });
+		expect(pairedIndexes(result)).toEqual([0, 0]);
+		expect(sandbox().requests.count({ method: 'POST' })).toBe(1);
+	});
+
+	it.each([
+		[{ targetLanguages: { language: [] } }, 'Invalid Target Languages (item 0): add at least one target language'],
+		[{ targetLanguages: { language: [{ code: 'de' }, { code: 'DE' }] } }, 'Invalid Target Languages (item 0): "DE" is listed twice'],
+		[{ targetLanguages: { language: [{ code: ' ' }] } }, 'Invalid Target Languages > Language Code #1 (item 0): must not be empty'],
+		// An empty required field given by expression: the editor cannot catch it, the node must.
+		[{ projectId: '={{ $json.missing }}' }, 'Invalid Project ID (item 0): the ID must not be empty'],
+		[{ additionalFields: { callbackUrl: 'not a url' } }, 'Invalid Callback URL (item 0): "not a url" is not a valid URL'],
+		[
+			{ additionalFields: { selectedMemories: Array.from({ length: 21 }, (_, index) => `m${index}`) } },
+			'Invalid Memory Names or IDs (item 0): at most 20 memories per order, got 21',
+		],
+	])('refuses bad input before any request: %j', async (extra, message) => {
+		const error = failure(await run(sandbox(), create(extra)));
+
+		expect(error.message).toBe(message);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('400 from the API: every validation message', async () => {
+		const error = failure(await run(sandbox(), create({ targetLanguages: { language: [{ code: 'xx_not_a_code' }] } })));
+
+		expect(error.httpCode).toBe('400');
+		expect(error.message).toContain('must be a valid language code');
+		expect(error.description).toContain('did not act on this request');
+	});
+
+	it('403 with the member key in a folder it may only read', async () => {
+		const error = failure(
+			await run(sandbox(), create({ projectId: sandbox().fixtures.projects.readOnlyForMember }), { key: 'member' }),
+		);
+
+		expect(error.message).toMatch(/^The Ollang API answered 403 ACCESS_DENIED/);
+	});
+});
+
+describe('Order > Request Human Review', () => {
+	const review = (orderId: string) => ({ resource: 'order', operation: 'requestHumanReview', orderId: byId(orderId) });
+
+	it('turns the 204 into a useful item and the order gets human review', async () => {
+		const orderId = sandbox().fixtures.orders.completedLevel0;
+
+		const result = await run(sandbox(), review(orderId));
+
+		expect(result.json).toEqual([{ success: true, orderId, humanReviewRequested: true }]);
+		expect(sandbox().state.orders.get(orderId)?.level).toBe(1);
+	});
+
+	it('ORDER_NOT_ELIGIBLE names the eligible statuses', async () => {
+		const error = failure(await run(sandbox(), review(sandbox().fixtures.orders.byStatus.pending)));
+
+		expect(error.message).toContain('ORDER_NOT_ELIGIBLE');
+		expect(error.description).toContain('completed or delivered');
+	});
+
+	it('404 for an unknown order', async () => {
+		expect(failure(await run(sandbox(), review(MISSING))).message).toContain('404 ORDER_NOT_FOUND');
+	});
+
+	it('403 with the member key on an order it may only read', async () => {
+		const error = failure(await run(sandbox(), review(sandbox().fixtures.orders.readOnlyForMember), { key: 'member' }));
+
+		expect(error.message).toContain('403 ACCESS_DENIED');
+	});
+});
+
+describe('Order > Cancel Human Review', () => {
+	const cancel = (orderId: string) => ({ resource: 'order', operation: 'cancelHumanReview', orderId: byId(orderId) });
+
+	it('cancels an ongoing level 1 review; a second cancel is refused with a hint', async () => {
+		const orderId = sandbox().fixtures.orders.level1Ongoing;
+
+		const result = await run(sandbox(), cancel(orderId));
+		const second = failure(await run(sandbox(), cancel(orderId)));
+
+		expect(result.json).toEqual([{ success: true, orderId, message: expect.stringContaining('refunded') }]);
+		expect(sandbox().state.orders.get(orderId)).toMatchObject({ level: 0, status: 'completed' });
+		expect(second.httpCode).toBe('400');
+		expect(second.description).toContain('Only a level 1 (human review) order that is still ongoing');
+	});
+
+	it('400 for a level 0 order', async () => {
+		const error = failure(await run(sandbox(), cancel(sandbox().fixtures.orders.deliveredLevel0)));
+
+		expect(error.message).toContain('Order is not Level 1');
+	});
+
+	it('404 (shape B) for an unknown order', async () => {
+		const error = failure(await run(sandbox(), cancel(MISSING)));
+
+		expect(error.message).toBe('The Ollang API answered 404 Not Found: Order not found');
+	});
+});
+
+describe('Order > Export XLSX', () => {
+	it('outputs the spreadsheet as binary, named from Content-Disposition', async () => {
+		const order = sandbox().state.orders.get(sandbox().fixtures.orders.subtitleCompleted);
+		if (!order) throw new Error('fixture missing');
+
+		const result = await run(sandbox(), {
+			resource: 'order',
+			operation: 'exportXlsx',
+			orderId: byId(order.id),
+			binaryPropertyName: 'sheet',
+		});
+
+		const fileName = `${order.name}_${order.targetLanguage}.xlsx`;
+		expect(result.json[0]).toMatchObject({ orderId: order.id, fileName });
+		expect(result.items[0].binary?.sheet).toMatchObject({
+			fileName,
+			mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+		});
+		const bytes = await readBinary(result.items[0], 'sheet');
+		expect(result.json[0].fileSize).toBe(bytes.length);
+		const workbook = new ExcelJS.Workbook();
+		await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+		const header = workbook.worksheets[0].getRow(1).values as unknown[];
+		expect(header.slice(1)).toEqual(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', order.targetLanguage]);
+		expect(workbook.worksheets[0].rowCount).toBe(order.segmentCount + 1);
+	});
+
+	it('500 without segment data: the API\'s message and a hint', async () => {
+		const orderId = sandbox().fixtures.orders.noSegmentData;
+
+		const error = failure(await run(sandbox(), { resource: 'order', operation: 'exportXlsx', orderId: byId(orderId) }));
+
+		expect(error.message).toContain(`No segment data found for order ${orderId}`);
+		expect(error.description).toContain('no segment data');
+		expect(sandbox().requests.count()).toBe(1);
+	});
+});
+
+describe('Order > Request Subtitle Embedding', () => {
+	const embed = (orderId: string) => ({ resource: 'order', operation: 'requestSubtitleEmbedding', orderId: byId(orderId) });
+
+	it('requests embedding for a completed subtitle order of a video', async () => {
+		const orderId = sandbox().fixtures.orders.subtitleCompleted;
+
+		const result = await run(sandbox(), embed(orderId));
+
+		expect(result.json).toEqual([{ success: true, orderId, message: expect.any(String) }]);
+		expect(sandbox().state.orders.get(orderId)?.subtitleEmbedding).not.toBeNull();
+	});
+
+	it('400 for an order that is not a subtitle order, with a hint', async () => {
+		const error = failure(await run(sandbox(), embed(sandbox().fixtures.orders.byType.document)));
+
+		expect(error.httpCode).toBe('400');
+		expect(error.description).toContain('completed video order that has subtitles');
+	});
+});
+
+describe('Order > Get Review Gate Info', () => {
+	const info = (orderId: string) => ({ resource: 'order', operation: 'getReviewInfo', orderId: byId(orderId) });
+
+	it('reads tagName, reviewType and tagColor from the spec\'s path', async () => {
+		const orderId = sandbox().fixtures.orders.byStatus.qualityCheck;
+
+		const result = await run(sandbox(), info(orderId));
+
+		expect(result.json[0]).toMatchObject({ orderId, inReview: true, tagName: expect.any(String), reviewType: expect.any(String), tagColor: expect.any(String) });
+		expect(sandbox().requests.log[0].path).toBe(`/v1/api/client/orders/${orderId}/review/info`);
+	});
+
+	it('404 for an unknown order', async () => {
+		expect(failure(await run(sandbox(), info(MISSING))).httpCode).toBe('404');
+	});
+});
