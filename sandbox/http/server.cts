@@ -90,6 +90,9 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 
 	const latency = deps.latencyMs();
 	if (latency > 0) await pause(deps, latency);
+	// The simulated clock is the service's clock: clients (the trigger's baseline) read "now" from Date. Node would
+	// send wall time; a header set here is kept by writeHead, for handler, error and fault replies alike.
+	res.setHeader('date', deps.world.clock.now().toUTCString());
 
 	if (await applyFaults(deps, 'before', method, pathname, req, res, record)) return;
 

@@ -1,0 +1,210 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { folderLocator, memoryLocator } from '../Ollang/actions/common/fields';
+import { allOrderTypes, orderStatuses } from '../Ollang/actions/order/values';
+import { DEFAULT_CONCURRENCY, DEFAULT_LOOKBACK_DAYS, DEFAULT_RECHECK_CYCLE } from './config';
+
+const forOrders = { show: { event: ['orderDeliveryEvent'] } };
+const forJobs = { show: { event: ['importJobFinished'] } };
+
+const orderEventProperties: INodeProperties[] = [
+	{
+		displayName: 'Event Types',
+		name: 'eventTypes',
+		type: 'multiOptions',
+		displayOptions: forOrders,
+		options: [
+			{
+				name: 'AI Delivered',
+				value: 'ai_delivered',
+				description: 'The AI pipeline finished and its results are available',
+			},
+			{
+				name: 'LSP Approved',
+				value: 'lsp_approved',
+				description: "An LSP admin or project manager approved a member's delivery",
+			},
+			{
+				name: 'Order Delivered',
+				value: 'order_delivered',
+				description: 'The deliverable became available to the client',
+			},
+			{
+				name: 'Translator Delivered',
+				value: 'translator_delivered',
+				description: 'A translator delivered work',
+			},
+		],
+		default: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
+		description:
+			'Which delivery events start the workflow. The same type can occur again on an order (re-delivery, rerun): each occurrence is a new event.',
+	},
+	{
+		displayName: 'Watch',
+		name: 'watch',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: forOrders,
+		options: [
+			{
+				name: 'Recent Orders',
+				value: 'recentOrders',
+				description: 'Orders created within the look-back window, optionally filtered',
+			},
+			{ name: 'Specific Orders', value: 'orderIds', description: 'The orders whose IDs are given' },
+		],
+		default: 'recentOrders',
+	},
+	{
+		displayName: 'Watch Orders Created in the Last (Days)',
+		name: 'lookbackDays',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 365 },
+		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['recentOrders'] } },
+		default: DEFAULT_LOOKBACK_DAYS,
+		description:
+			'How far back "recent" reaches, by order creation time. Older orders are no longer watched. A longer window costs more list requests per poll.',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['recentOrders'] } },
+		default: {},
+		options: [
+			{ ...folderLocator('Only orders in this folder'), required: false },
+			{
+				displayName: 'Order Types',
+				name: 'types',
+				type: 'multiOptions',
+				options: allOrderTypes,
+				default: [],
+				description: 'Only orders of these types',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: orderStatuses,
+				default: [],
+				description:
+					'Only orders in one of these statuses when the event is found. An event found as the order leaves these statuses (e.g. the AI delivery that ends "Ongoing") still counts.',
+			},
+		],
+	},
+	{
+		displayName: 'Order IDs',
+		name: 'orderIds',
+		type: 'string',
+		required: true,
+		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['orderIds'] } },
+		default: '',
+		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7, 6650f1c2a4b3e2d1c0b9a8f8',
+		description:
+			'IDs of the orders to watch, separated by commas or new lines, or an expression that gives a list. Each order is read on every poll; adding or removing an ID does not affect the others.',
+	},
+];
+
+const importJobProperties: INodeProperties[] = [
+	{
+		displayName:
+			'The Ollang API cannot list import jobs, so this trigger watches the job IDs given below (those returned by Memory > Import Items). To wait for a job inside the same workflow, use the "Wait for Completion" option of Import Items instead.',
+		name: 'importJobNotice',
+		type: 'notice',
+		displayOptions: forJobs,
+		default: '',
+	},
+	{
+		displayName: 'Import Job IDs',
+		name: 'jobIds',
+		type: 'string',
+		required: true,
+		displayOptions: forJobs,
+		default: '',
+		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7 or memoryId:jobId',
+		description:
+			'Job IDs separated by commas or new lines, or an expression that gives a list. Write an entry as memoryId:jobId to get that memory in the output. Adding or removing a job does not affect the others.',
+	},
+	{
+		...memoryLocator('The memory of jobs given without one, added to the output (optional)'),
+		required: false,
+		displayOptions: forJobs,
+	},
+	{
+		displayName: 'Include Failed Jobs',
+		name: 'includeFailed',
+		type: 'boolean',
+		displayOptions: forJobs,
+		default: false,
+		description: 'Whether a job that fails (or whose vectorization fails, when waited for) also starts the workflow',
+	},
+	{
+		displayName: 'Wait for Vectorization',
+		name: 'waitForVectorization',
+		type: 'boolean',
+		displayOptions: forJobs,
+		default: false,
+		description:
+			'Whether to wait until vectorization has completed too, so the units are available to semantic matching, not only to exact lookup',
+	},
+];
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Order Delivery Event',
+				value: 'orderDeliveryEvent',
+				description: 'A new entry in the delivery log of an order',
+			},
+			{
+				name: 'Memory Import Job Finished',
+				value: 'importJobFinished',
+				description: 'A watched memory import job completed (or failed)',
+			},
+		],
+		default: 'orderDeliveryEvent',
+	},
+	...orderEventProperties,
+	...importJobProperties,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Emit Existing Events Once',
+				name: 'emitExisting',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the first poll after activation (or after a change of what is watched) also emits the events and finished jobs that already exist. Otherwise the trigger starts from now.',
+			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10 },
+				default: DEFAULT_CONCURRENCY,
+				description: 'How many requests a poll sends at the same time',
+			},
+			{
+				displayName: 'Recheck Unchanged Orders Every (Polls)',
+				name: 'recheckCycle',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10000 },
+				displayOptions: { show: { '/event': ['orderDeliveryEvent'] } },
+				default: DEFAULT_RECHECK_CYCLE,
+				description:
+					'A re-delivery does not change an order\'s listed status, so every watched order is also re-read in the background: each at least once in this many polls. Lower finds such events sooner and costs more requests per poll.',
+			},
+		],
+	},
+];

@@ -1,0 +1,375 @@
+/**
+ * Order Delivery Event. List rows carry no delivery events, so each poll:
+ * 1. lists the watched window (orders created since `windowStart`, newest first, all pages) — or, for given ids,
+ *    takes the ids;
+ * 2. marks for a detail read the orders that are new, whose listed status or level changed, that left the listing,
+ *    or whose last read failed;
+ * 3. adds background checks: every other watched order is re-read once per `recheckCycle` polls (round-robin),
+ *    so an event that changes no listed field (a re-delivery) is found within that many polls;
+ * 4. reads those orders (bounded concurrency, within the poll budget) and emits the events past each order's
+ *    cursor. Delivery events are append-only and oldest first, so a cursor is a count of consumed events.
+ * An order first read after the baseline skips its events at or before `since` (history), so the first poll
+ * needs no detail reads and nothing is replayed.
+ */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { requireObject } from '../Ollang/actions/common/responses';
+import type { OllangRequest } from '../Ollang/transport';
+import { apiPath, apiRequest, apiRequestAllPages, mapConcurrent, unexpectedResponse } from '../Ollang/transport';
+import { rotateAfter, runChecks } from './checks';
+import type { OrderEventConfig, OrderWatch } from './config';
+import type { PollOutcome, PollSession } from './pollSession';
+import { asNodeError, failureKind, parseHttpDate } from './pollSession';
+import type { OrderCursor, TriggerState } from './state';
+
+const DAY_MS = 86_400_000;
+/** Orders read by "Fetch Test Event". */
+const SAMPLE_ORDERS = 10;
+
+/** Order fields every event item carries. */
+const ORDER_FIELDS = [
+	'id',
+	'name',
+	'type',
+	'status',
+	'level',
+	'sourceLanguage',
+	'targetLanguage',
+	'folderId',
+	'projectId',
+	'createdAt',
+] as const;
+
+function fingerprint(order: IDataObject): string {
+	return `${String(order.status)}/${String(order.level)}`;
+}
+
+function newCursor(orderFingerprint: string, createdAt: number, needsDetail: boolean): OrderCursor {
+	return {
+		consumed: 0,
+		fingerprint: orderFingerprint,
+		createdAt,
+		needsDetail,
+		rebase: true,
+		watched: true,
+		readFailed: false,
+	};
+}
+
+function matchesWatch(order: IDataObject, watch: OrderWatch): boolean {
+	if (watch.mode === 'orderIds') return true;
+	if (watch.statuses.length > 0 && !watch.statuses.includes(String(order.status))) return false;
+	if (watch.types.length > 0 && !watch.types.includes(String(order.type))) return false;
+	if (watch.folderId !== undefined && String(order.folderId) !== watch.folderId) return false;
+	return true;
+}
+
+function timeOf(value: unknown): number {
+	return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
+/** Events are oldest first: the count of those at or before `since` (an unreadable time counts as after). */
+function countAtOrBefore(events: IDataObject[], since: number): number {
+	const firstAfter = events.findIndex((event) => !(timeOf(event.occurredAt) <= since));
+	return firstAfter === -1 ? events.length : firstAfter;
+}
+
+function deliveryEvents(order: IDataObject): IDataObject[] {
+	const events = order.deliveryEvents;
+	if (!Array.isArray(events)) return [];
+	return events.map((event) => (event !== null && typeof event === 'object' ? (event as IDataObject) : {}));
+}
+
+/** One output item: the event, a stable id for downstream de-duplication, and the order it belongs to. */
+export function eventItem(order: IDataObject, event: IDataObject, eventIndex: number): IDataObject {
+	const orderFields: IDataObject = {};
+	for (const field of ORDER_FIELDS) orderFields[field] = order[field] ?? null;
+	return {
+		eventId: `${String(order.id)}:${eventIndex}`,
+		eventIndex,
+		type: event.type ?? null,
+		occurredAt: event.occurredAt ?? null,
+		actorType: event.actorType ?? null,
+		actorId: event.actorId ?? null,
+		orderId: order.id ?? null,
+		order: orderFields,
+	};
+}
+
+function byOccurrence(a: IDataObject, b: IDataObject): number {
+	const difference = timeOf(a.occurredAt) - timeOf(b.occurredAt);
+	return Number.isNaN(difference) ? 0 : difference;
+}
+
+function orderRequest(orderId: string, session: PollSession): OllangRequest {
+	return {
+		method: 'GET',
+		path: apiPath`/integration/orders/${orderId}`,
+		retry: 'safe',
+		timeoutMs: session.requestTimeoutMs,
+	};
+}
+
+async function fetchOrder(this: IPollFunctions, orderId: string, session: PollSession): Promise<IDataObject> {
+	const request = orderRequest(orderId, session);
+	return requireObject.call(this, request, await apiRequest.call(this, request), ['id']);
+}
+
+function listRequest(watch: OrderWatch, session: PollSession, windowStart?: number): OllangRequest {
+	return {
+		method: 'GET',
+		path: '/integration/orders',
+		qs: {
+			'pageOptions[orderBy]': 'createdAt',
+			'pageOptions[orderDirection]': 'desc',
+			'filter[createdAtRange][from]': windowStart === undefined ? undefined : new Date(windowStart).toISOString(),
+			// The API filters one status and one type (public SDKs); several are applied to the rows here.
+			'filter[status]': watch.statuses.length === 1 ? watch.statuses[0] : undefined,
+			'filter[type]': watch.types.length === 1 ? watch.types[0] : undefined,
+		},
+		retry: 'safe',
+		timeoutMs: session.requestTimeoutMs,
+	};
+}
+
+function checkRows(this: IPollFunctions, request: OllangRequest, rows: unknown[]): IDataObject[] {
+	for (const row of rows) {
+		const id = (row as IDataObject | null)?.id;
+		if (typeof id !== 'string' || id === '') {
+			throw unexpectedResponse.call(this, request, 'order rows with an id', row);
+		}
+	}
+	return rows as IDataObject[];
+}
+
+/** Every order created since windowStart, plus the service time of the first page. */
+async function listWindow(
+	this: IPollFunctions,
+	config: OrderEventConfig,
+	session: PollSession,
+	windowStart: number,
+): Promise<{ rows: IDataObject[]; serviceTime?: number }> {
+	const request = listRequest(config.watch, session, windowStart);
+	let serviceTime: number | undefined;
+	const rows = await apiRequestAllPages.call(this, request, {
+		returnAll: true,
+		concurrency: config.concurrency,
+		onPage: (page, headers) => {
+			if (page === 1) serviceTime = parseHttpDate(headers.date);
+		},
+	});
+	return { rows: checkRows.call(this, request, rows), serviceTime };
+}
+
+/** Updates the cursors from the listing: new orders, changed ones, and those no longer listed. */
+function applyListing(
+	state: TriggerState,
+	watch: OrderWatch,
+	rows: IDataObject[],
+	historyIsBaseline: boolean,
+): void {
+	const listed = new Set<string>();
+	for (const row of rows) {
+		const orderId = row.id as string;
+		const createdAt = timeOf(row.createdAt);
+		const createdAtMs = Number.isNaN(createdAt) ? state.serviceTime : createdAt;
+		// A row older than the window (a service that ignored the filter) would come back as a new order.
+		if (createdAtMs < state.windowStart || listed.has(orderId) || !matchesWatch(row, watch)) continue;
+		listed.add(orderId);
+		const cursor = state.orders.get(orderId);
+		if (cursor === undefined) {
+			// Right after the baseline is set, nothing can have happened since: no detail read is needed yet.
+			state.orders.set(orderId, newCursor(fingerprint(row), createdAtMs, !historyIsBaseline));
+			continue;
+		}
+		if ((cursor.fingerprint !== fingerprint(row) || !cursor.watched) && !historyIsBaseline) {
+			cursor.needsDetail = true;
+		}
+		cursor.fingerprint = fingerprint(row);
+		cursor.createdAt = createdAtMs;
+		cursor.watched = true;
+	}
+	// Gone from the listing: it no longer matches, was deleted, or moved between pages while they were read.
+	// Its detail decides; its cursor stays (a cursor is dropped only by age), so nothing is replayed later.
+	for (const [orderId, cursor] of state.orders) {
+		if (cursor.watched && !listed.has(orderId)) cursor.needsDetail = true;
+	}
+}
+
+interface Candidate {
+	id: string;
+	cursor: OrderCursor;
+}
+
+/**
+ * Detail reads of this poll, in order: orders that need one, the background checks in round-robin order, and
+ * last the orders whose previous read failed.
+ */
+function planChecks(state: TriggerState, config: OrderEventConfig): { candidates: Candidate[]; sweep: Candidate[] } {
+	const needed: Candidate[] = [];
+	const failedBefore: Candidate[] = [];
+	const unchanged: Candidate[] = [];
+	for (const [id, cursor] of state.orders) {
+		if (cursor.readFailed) failedBefore.push({ id, cursor });
+		else if (cursor.needsDetail) needed.push({ id, cursor });
+		else if (cursor.watched) unchanged.push({ id, cursor });
+	}
+	// Given ids have no listing to show a change: each is read every poll (as far as the budget goes).
+	const sweepCount =
+		config.watch.mode === 'orderIds' ? unchanged.length : Math.ceil(unchanged.length / config.recheckCycle);
+	const sweep = rotateAfter(unchanged, state.sweepAfter).slice(0, sweepCount);
+	return {
+		candidates: [...rotateAfter(needed, state.sweepAfter), ...sweep, ...rotateAfter(failedBefore, state.sweepAfter)],
+		sweep,
+	};
+}
+
+/** Consumes the new events of one order; returns the items to emit. */
+function consumeEvents(
+	state: TriggerState,
+	config: OrderEventConfig,
+	cursor: OrderCursor,
+	order: IDataObject,
+): IDataObject[] {
+	const events = deliveryEvents(order);
+	const start = cursor.rebase ? Math.max(cursor.consumed, countAtOrBefore(events, state.since)) : cursor.consumed;
+	const matches = matchesWatch(order, config.watch);
+	// Events found as an order stops matching (e.g. the ai_delivered that moved it out of "ongoing") still count.
+	const emit = matches || cursor.watched;
+	const items: IDataObject[] = [];
+	for (let index = start; index < events.length; index++) {
+		const event = events[index];
+		if (emit && config.eventTypes.includes(event.type as never)) items.push(eventItem(order, event, index));
+	}
+	cursor.consumed = Math.max(start, events.length);
+	cursor.rebase = false;
+	cursor.needsDetail = false;
+	cursor.readFailed = false;
+	cursor.fingerprint = fingerprint(order);
+	const createdAt = timeOf(order.createdAt);
+	if (config.watch.mode === 'recentOrders' && !Number.isNaN(createdAt)) cursor.createdAt = createdAt;
+	cursor.watched = matches;
+	return items;
+}
+
+/**
+ * One production poll for delivery events. Changes `state` (a working copy) and returns the items to emit.
+ * Throws only what must fail the poll: an error of the listing, a lost key or permission, a given order id
+ * that does not exist.
+ */
+export async function pollOrderEvents(
+	this: IPollFunctions,
+	config: OrderEventConfig,
+	state: TriggerState,
+	session: PollSession,
+	isBaselinePoll: boolean,
+): Promise<PollOutcome> {
+	const { watch } = config;
+	const historyIsBaseline = isBaselinePoll && state.since > 0;
+	if (watch.mode === 'recentOrders') {
+		// The window is measured from the previous poll's service time; it only ever moves forward.
+		const windowStart = Math.max(state.windowStart, state.serviceTime - watch.lookbackDays * DAY_MS);
+		const listing = await listWindow.call(this, config, session, windowStart);
+		state.windowStart = windowStart;
+		if (listing.serviceTime !== undefined) state.serviceTime = Math.max(state.serviceTime, listing.serviceTime);
+		for (const [orderId, cursor] of state.orders) {
+			if (cursor.createdAt < windowStart) state.orders.delete(orderId);
+		}
+		applyListing(state, watch, listing.rows, historyIsBaseline);
+	} else {
+		const given = new Set(watch.orderIds);
+		for (const orderId of state.orders.keys()) {
+			if (!given.has(orderId)) state.orders.delete(orderId);
+		}
+		for (const orderId of watch.orderIds) {
+			if (!state.orders.has(orderId)) state.orders.set(orderId, newCursor('', 0, true));
+		}
+	}
+
+	const { candidates, sweep } = planChecks(state, config);
+	const items: IDataObject[] = [];
+	const missing: string[] = [];
+	const started = await runChecks(session, candidates, config.concurrency, async ({ id, cursor }) => {
+		try {
+			const order = await fetchOrder.call(this, id, session);
+			items.push(...consumeEvents(state, config, cursor, order));
+		} catch (error) {
+			const kind = failureKind(error);
+			if (kind === 'transient') {
+				cursor.needsDetail = true;
+				cursor.readFailed = true;
+				session.noteTransient(error as Error);
+			} else if (kind === 'unauthorized' || kind === 'local') {
+				throw asNodeError(this.getNode(), error);
+			} else if (watch.mode === 'orderIds') {
+				missing.push(`${id} (${(error as Error).message})`);
+			} else {
+				// Deleted, or moved where this key cannot read it: it is not listed any more either.
+				// Its cursor stays until it ages out, in case it comes back.
+				cursor.needsDetail = false;
+				cursor.readFailed = false;
+				cursor.watched = false;
+			}
+		}
+	});
+	if (missing.length > 0) {
+		throw new NodeOperationError(this.getNode(), `Invalid Order IDs: ${missing.join('; ')}`, {
+			description:
+				'Remove these IDs from "Order IDs" or check that the API key can read them. The other orders keep their place and nothing was emitted.',
+		});
+	}
+	const swept = sweep.filter((entry) => started.has(entry.id));
+	if (swept.length > 0) state.sweepAfter = swept[swept.length - 1].id;
+	items.sort(byOccurrence);
+	return { items };
+}
+
+/** "Fetch Test Event": the most recent matching event among the newest matching orders. Changes nothing. */
+export async function sampleOrderEvent(
+	this: IPollFunctions,
+	config: OrderEventConfig,
+	session: PollSession,
+): Promise<IDataObject> {
+	const { watch } = config;
+	let orderIds: string[];
+	if (watch.mode === 'orderIds') {
+		orderIds = watch.orderIds.slice(0, SAMPLE_ORDERS);
+	} else {
+		const request = listRequest(watch, session);
+		const rows = checkRows.call(
+			this,
+			request,
+			await apiRequestAllPages.call(this, request, { returnAll: false, limit: 50 }),
+		);
+		orderIds = rows
+			.filter((row) => matchesWatch(row, watch))
+			.slice(0, SAMPLE_ORDERS)
+			.map((row) => row.id as string);
+	}
+	const orders = await mapConcurrent(
+		orderIds,
+		config.concurrency,
+		async (orderId) => await fetchOrder.call(this, orderId, session),
+	);
+	let latest: IDataObject | undefined;
+	for (const order of orders) {
+		if (!matchesWatch(order, watch)) continue;
+		deliveryEvents(order).forEach((event, index) => {
+			if (!config.eventTypes.includes(event.type as never)) return;
+			const item = eventItem(order, event, index);
+			if (latest === undefined || byOccurrence(item, latest) >= 0) latest = item;
+		});
+	}
+	if (latest === undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`No ${config.eventTypes.join(' / ')} event found in the ${orderIds.length} most recent watched orders`,
+			{
+				description:
+					'Fetch Test Event shows the latest matching event so its fields can be mapped. Widen the event types or the filters, or wait until an order is delivered.',
+			},
+		);
+	}
+	return latest;
+}

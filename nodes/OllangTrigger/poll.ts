@@ -1,0 +1,107 @@
+import type { IDataObject, INode, INodeExecutionData, IPollFunctions, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { configKey, readConfig } from './config';
+import type { TriggerConfig } from './config';
+import { pollImportJobs, sampleImportJob } from './importJobs';
+import { pollOrderEvents, sampleOrderEvent } from './orderEvents';
+import type { PollOutcome } from './pollSession';
+import { asNodeError, failureKind, fetchServiceTime, PollSession } from './pollSession';
+import type { TriggerState } from './state';
+import { commitState, loadState, recordFailedPoll } from './state';
+
+/** Polls in a row that may fail for a transient reason before the failure is reported as an error. */
+export const TRANSIENT_FAILURES_BEFORE_ERROR = 3;
+
+const KEPT_PLACE =
+	'The trigger keeps its place: nothing is lost, and it resumes from where it stopped once the request succeeds again.';
+
+/**
+ * A new baseline: the first activation, or a change of what is watched. Events and job ends after `since` are
+ * new. Order cursors already held are kept as floors (a cursor never moves back, so nothing is emitted twice),
+ * and so are finished jobs.
+ */
+function baseline(config: TriggerConfig, key: string, now: number, previous: TriggerState | undefined): TriggerState {
+	const orders = config.event === 'orderDeliveryEvent' && previous ? previous.orders : new Map();
+	for (const cursor of orders.values()) {
+		cursor.rebase = true;
+		cursor.needsDetail = false;
+		cursor.readFailed = false;
+		cursor.watched = false;
+	}
+	return {
+		config: key,
+		since: config.emitExisting ? 0 : now,
+		serviceTime: now,
+		windowStart: 0,
+		sweepAfter: '',
+		orders,
+		finishedJobs: config.event === 'importJobFinished' && previous ? previous.finishedJobs : new Set(),
+		failedPolls: previous?.failedPolls ?? 0,
+	};
+}
+
+function withKeptPlace(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	const nodeError = asNodeError(node, error);
+	if (nodeError instanceof NodeApiError) {
+		nodeError.description = [nodeError.description, KEPT_PLACE].filter(Boolean).join(' ');
+	}
+	return nodeError;
+}
+
+function toItems(outcome: PollOutcome): INodeExecutionData[][] | null {
+	if (outcome.items.length === 0) return null;
+	return [outcome.items.map((json) => ({ json }))];
+}
+
+async function sample(this: IPollFunctions, config: TriggerConfig, session: PollSession): Promise<IDataObject> {
+	if (config.event === 'importJobFinished') return await sampleImportJob.call(this, config, session);
+	return await sampleOrderEvent.call(this, config, session);
+}
+
+/**
+ * One poll. The state is loaded as a working copy and committed at the end together with the items, so a poll
+ * that fails part way changes nothing it cannot stand behind, and a poll run twice finds nothing new the second time.
+ */
+export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const config = readConfig(this);
+	const session = new PollSession(this);
+	if (this.getMode() === 'manual') {
+		return [[{ json: await sample.call(this, config, session) }]];
+	}
+
+	const staticData = this.getWorkflowStaticData('node');
+	const loaded = loadState(staticData);
+	const key = configKey(config);
+	const stored = loaded.state;
+
+	let state: TriggerState;
+	let outcome: PollOutcome;
+	try {
+		const isBaselinePoll = stored === undefined || stored.config !== key;
+		state = isBaselinePoll
+			? baseline(config, key, await fetchServiceTime.call(this, session), stored)
+			: stored;
+		outcome =
+			config.event === 'orderDeliveryEvent'
+				? await pollOrderEvents.call(this, config, state, session, isBaselinePoll)
+				: await pollImportJobs.call(this, config, state, session, isBaselinePoll);
+	} catch (error) {
+		// Before the first successful poll (activation) every error is shown; later, a transient one is
+		// reported only when it persists, and the stored state stays as it was.
+		if (stored === undefined) throw asNodeError(this.getNode(), error);
+		if (failureKind(error) !== 'transient') throw withKeptPlace(this.getNode(), error);
+		const failedPolls = recordFailedPoll(staticData, loaded.commits);
+		if (failedPolls >= TRANSIENT_FAILURES_BEFORE_ERROR) throw withKeptPlace(this.getNode(), error);
+		this.logger.warn(`Ollang Trigger: poll failed, trying again at the next poll: ${(error as Error).message}`);
+		return null;
+	}
+
+	state.failedPolls = session.transientError === undefined ? 0 : state.failedPolls + 1;
+	// Another poll committed meanwhile (overlapping polls on the same static data): its result stands.
+	if (!commitState(staticData, state, loaded.commits)) return null;
+	if (outcome.items.length === 0 && session.transientError && state.failedPolls >= TRANSIENT_FAILURES_BEFORE_ERROR) {
+		throw withKeptPlace(this.getNode(), session.transientError);
+	}
+	return toItems(outcome);
+}

@@ -1,0 +1,91 @@
+import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequestWithResponse } from '../Ollang/transport';
+
+/**
+ * How a failed request counts for the trigger:
+ * - unauthorized / forbidden: the key or its rights are gone; the poll fails with a clear error, state untouched.
+ * - notFound: the order or job is not there (deleted, or not visible to this key).
+ * - transient: 429, 5xx, a dropped connection or an unreadable answer, after the transport's own retries.
+ * - rejected: any other answer the service gave (the request itself is wrong).
+ * - local: not an API answer (e.g. an invalid Base URL in the credential).
+ */
+export type FailureKind = 'unauthorized' | 'forbidden' | 'notFound' | 'transient' | 'rejected' | 'local';
+
+export function failureKind(error: unknown): FailureKind {
+	if (!(error instanceof NodeApiError)) return 'local';
+	if (!error.httpCode) return 'transient';
+	const status = Number(error.httpCode);
+	if (status === 401) return 'unauthorized';
+	if (status === 403) return 'forbidden';
+	if (status === 404) return 'notFound';
+	if (status === 408 || status === 429 || status >= 500) return 'transient';
+	return 'rejected';
+}
+
+/** What one production poll found: the items to emit (the state changes are in the working copy). */
+export interface PollOutcome {
+	items: IDataObject[];
+}
+
+/** Errors leave the trigger as NodeApiError (the API's answer) or NodeOperationError (anything else). */
+export function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error));
+}
+
+/** What getPollBudgetMs() is taken to be where n8n does not provide it (older versions): below the 45 s default. */
+const FALLBACK_BUDGET_MS = 30_000;
+/** Share of the budget after which no new request starts; the rest covers requests in flight and their retries. */
+const START_REQUESTS_WITHIN = 0.5;
+
+/**
+ * The limits of one poll: the time budget n8n gives it, and whether the service looked healthy so far.
+ * After the first transient failure no new request starts; what is left waits for the next poll.
+ */
+export class PollSession {
+	private readonly stopAt: number;
+
+	readonly requestTimeoutMs: number;
+
+	transientError: Error | undefined;
+
+	constructor(ctx: IPollFunctions) {
+		const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : FALLBACK_BUDGET_MS;
+		const budgetMs = Number.isFinite(budget) && budget > 0 ? budget : FALLBACK_BUDGET_MS;
+		this.stopAt = Date.now() + budgetMs * START_REQUESTS_WITHIN;
+		this.requestTimeoutMs = Math.round(Math.min(30_000, Math.max(2_000, budgetMs / 4)));
+	}
+
+	/** Whether another request may start now. */
+	get open(): boolean {
+		return this.transientError === undefined && Date.now() < this.stopAt;
+	}
+
+	noteTransient(error: Error): void {
+		this.transientError ??= error;
+	}
+}
+
+/** A time from an HTTP Date header, in ms, or undefined. */
+export function parseHttpDate(value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const time = Date.parse(value);
+	return Number.isNaN(time) ? undefined : time;
+}
+
+/**
+ * The service's current time, from the Date header of a light request any valid key may make. Used once, when
+ * the trigger sets its baseline: event and job times are stamped by the service's clock, so "now" must be too.
+ */
+export async function fetchServiceTime(this: IPollFunctions, session: PollSession): Promise<number> {
+	const response = await apiRequestWithResponse.call(this, {
+		method: 'GET',
+		path: '/integration/custom-instructions/suggestions',
+		retry: 'safe',
+		timeoutMs: session.requestTimeoutMs,
+	});
+	// Without a Date header (a proxy that strips it), this machine's clock is the best estimate there is.
+	return parseHttpDate(response.headers.date) ?? Date.now();
+}

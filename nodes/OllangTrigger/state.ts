@@ -1,0 +1,168 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * What the trigger keeps between polls, in `getWorkflowStaticData('node')`. Only cursors and ids, never payloads;
+ * its size is bounded by the watched orders (those created within the look-back window, or the given ids) and
+ * the given job ids, however long the workflow runs.
+ */
+export interface OrderCursor {
+	/** Delivery events of the order already consumed (emitted, or skipped as history or an unwanted type). */
+	consumed: number;
+	/** Listed state ("status/level") when last seen; a change means the order needs a detail read. */
+	fingerprint: string;
+	/** createdAt in ms; the cursor is dropped once the order is older than the watch window. */
+	createdAt: number;
+	/** New, changed, gone from the listing, or its last detail read failed: read it before any background check. */
+	needsDetail: boolean;
+	/** Events at or before `since` are history: skip them at the next detail read (cursor only ever moves forward). */
+	rebase: boolean;
+	/** Matched the filters when last seen. */
+	watched: boolean;
+	/** Its last detail read failed: it is read after the others, so one broken order cannot hold them up. */
+	readFailed: boolean;
+}
+
+export interface TriggerState {
+	/** configKey() of the configuration the cursors belong to. */
+	config: string;
+	/** Service time (ms) of the baseline: events and job completions after it are new. 0: emit existing ones too. */
+	since: number;
+	/** Service time (ms) of the last poll; the next poll's window is measured from it. */
+	serviceTime: number;
+	/** Lower bound of the listing (ms); never decreases, so a dropped order cannot come back without its cursor. */
+	windowStart: number;
+	/** Round-robin position of the background checks (an order or job id). */
+	sweepAfter: string;
+	orders: Map<string, OrderCursor>;
+	/** Watched jobs that reached their end (emitted, or skipped as history or unwanted). */
+	finishedJobs: Set<string>;
+	/** Polls in a row that failed for a transient reason. */
+	failedPolls: number;
+}
+
+/** Bump when the stored layout changes; a stored state of another layout is ignored (the trigger starts from now). */
+const LAYOUT = 1;
+
+const NEEDS_DETAIL = 1;
+const REBASE = 2;
+const WATCHED = 4;
+const READ_FAILED = 8;
+
+type StoredCursor = [consumed: number, fingerprint: string, createdAt: number, flags: number];
+
+interface StoredState {
+	layout: number;
+	config: string;
+	since: number;
+	serviceTime: number;
+	windowStart: number;
+	sweepAfter: string;
+	orders: Record<string, StoredCursor>;
+	finishedJobs: string[];
+	failedPolls: number;
+	/** Incremented by every commit: a poll whose snapshot is no longer current does not commit. */
+	commits: number;
+}
+
+export interface LoadedState {
+	/** undefined on first activation (or when the stored layout is unknown). */
+	state: TriggerState | undefined;
+	commits: number;
+}
+
+function isStoredCursor(value: unknown): value is StoredCursor {
+	return (
+		Array.isArray(value) &&
+		value.length === 4 &&
+		typeof value[0] === 'number' &&
+		typeof value[1] === 'string' &&
+		typeof value[2] === 'number' &&
+		typeof value[3] === 'number'
+	);
+}
+
+function decodeCursor([consumed, fingerprint, createdAt, flags]: StoredCursor): OrderCursor {
+	return {
+		consumed,
+		fingerprint,
+		createdAt,
+		needsDetail: (flags & NEEDS_DETAIL) !== 0,
+		rebase: (flags & REBASE) !== 0,
+		watched: (flags & WATCHED) !== 0,
+		readFailed: (flags & READ_FAILED) !== 0,
+	};
+}
+
+function encodeCursor(cursor: OrderCursor): StoredCursor {
+	const flags =
+		(cursor.needsDetail ? NEEDS_DETAIL : 0) |
+		(cursor.rebase ? REBASE : 0) |
+		(cursor.watched ? WATCHED : 0) |
+		(cursor.readFailed ? READ_FAILED : 0);
+	return [cursor.consumed, cursor.fingerprint, cursor.createdAt, flags];
+}
+
+/** A working copy of the stored state: the poll changes the copy and commits it at the end, or drops it. */
+export function loadState(staticData: IDataObject): LoadedState {
+	const stored = staticData as Partial<StoredState>;
+	const commits = typeof stored.commits === 'number' ? stored.commits : 0;
+	if (stored.layout !== LAYOUT || typeof stored.config !== 'string' || typeof stored.since !== 'number') {
+		return { state: undefined, commits };
+	}
+	const orders = new Map<string, OrderCursor>();
+	for (const [orderId, cursor] of Object.entries(stored.orders ?? {})) {
+		if (isStoredCursor(cursor)) orders.set(orderId, decodeCursor(cursor));
+	}
+	const finishedJobs = Array.isArray(stored.finishedJobs) ? stored.finishedJobs.map(String) : [];
+	return {
+		commits,
+		state: {
+			config: stored.config,
+			since: stored.since,
+			serviceTime: typeof stored.serviceTime === 'number' ? stored.serviceTime : stored.since,
+			windowStart: typeof stored.windowStart === 'number' ? stored.windowStart : 0,
+			sweepAfter: typeof stored.sweepAfter === 'string' ? stored.sweepAfter : '',
+			orders,
+			finishedJobs: new Set(finishedJobs),
+			failedPolls: typeof stored.failedPolls === 'number' ? stored.failedPolls : 0,
+		},
+	};
+}
+
+/**
+ * Writes the new state in one synchronous step. Returns false, writing nothing, when another poll committed
+ * since this one loaded its snapshot (two overlapping polls on the same static data): that poll's result stands.
+ */
+export function commitState(staticData: IDataObject, state: TriggerState, loadedCommits: number): boolean {
+	const current = typeof staticData.commits === 'number' ? staticData.commits : 0;
+	if (current !== loadedCommits) return false;
+	const orders: Record<string, StoredCursor> = {};
+	for (const [orderId, cursor] of state.orders) orders[orderId] = encodeCursor(cursor);
+	const stored: StoredState = {
+		layout: LAYOUT,
+		config: state.config,
+		since: state.since,
+		serviceTime: state.serviceTime,
+		windowStart: state.windowStart,
+		sweepAfter: state.sweepAfter,
+		orders,
+		finishedJobs: [...state.finishedJobs],
+		failedPolls: state.failedPolls,
+		commits: current + 1,
+	};
+	for (const key of Object.keys(staticData)) {
+		if (!(key in stored)) delete staticData[key];
+	}
+	Object.assign(staticData, stored);
+	return true;
+}
+
+/** A poll that failed as a whole: the state stays as it was, only the count of failed polls in a row goes up. */
+export function recordFailedPoll(staticData: IDataObject, loadedCommits: number): number {
+	const current = typeof staticData.commits === 'number' ? staticData.commits : 0;
+	const failedPolls = (typeof staticData.failedPolls === 'number' ? staticData.failedPolls : 0) + 1;
+	if (current !== loadedCommits) return failedPolls;
+	staticData.failedPolls = failedPolls;
+	staticData.commits = current + 1;
+	return failedPolls;
+}
