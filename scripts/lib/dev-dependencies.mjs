@@ -7,14 +7,18 @@ import { run } from './run.mjs';
 
 export const repoRoot = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 
+const lockHash = () =>
+	createHash('sha256').update(readFileSync(join(repoRoot, 'package-lock.json'))).digest('hex');
+
 export function ensureDevDependencies() {
-	const lock = readFileSync(join(repoRoot, 'package-lock.json'));
-	const lockHash = createHash('sha256').update(lock).digest('hex');
 	const marker = join(repoRoot, 'node_modules', '.installed-lock-sha256');
-	if (existsSync(marker) && readFileSync(marker, 'utf8') === lockHash) return;
-	console.log('Installing dev dependencies (npm ci --ignore-scripts)...');
+	if (existsSync(marker) && readFileSync(marker, 'utf8') === lockHash()) return;
+	console.log('Installing dev dependencies (npm install --ignore-scripts)...');
 	// --ignore-scripts: eslint-plugin-n8n-nodes-base's preinstall runs `npx only-allow pnpm`, which aborts
 	// under this machine's npmrc (yes=false); no dependency of the tests needs an install script.
-	run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: repoRoot });
-	writeFileSync(marker, lockHash);
+	// `npm install` rather than `npm ci`: npm leaves other platforms' optional bindings out of the lock file, which
+	// `npm ci` then rejects as out of sync; `npm install` installs exactly the locked versions all the same.
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: repoRoot });
+	// Hash the lock as npm left it, so an unchanged checkout is not installed again.
+	writeFileSync(marker, lockHash());
 }
