@@ -16,9 +16,9 @@ export function ensureDevDependencies() {
 	console.log('Installing dev dependencies (npm install --ignore-scripts)...');
 	// --ignore-scripts: eslint-plugin-n8n-nodes-base's preinstall runs `npx only-allow pnpm`, which aborts
 	// under this machine's npmrc (yes=false); no dependency of the tests needs an install script.
-	// `npm install` rather than `npm ci`: npm leaves other platforms' optional bindings out of the lock file, which
-	// `npm ci` then rejects as out of sync; `npm install` installs exactly the locked versions all the same.
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: repoRoot });
-	// Hash the lock as npm left it, so an unchanged checkout is not installed again.
+	// `npm install` rather than `npm ci`: the lock lacks other platforms' optional native bindings
+	// (@unrs/resolver-binding-*), which this registry does not carry, and `npm ci` rejects it as out of sync.
+	// `npm install` installs the locked versions all the same; --no-save leaves the tracked lock file as it is.
+	run('npm', ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund'], { cwd: repoRoot });
 	writeFileSync(marker, lockHash());
 }

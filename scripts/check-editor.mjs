@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+// Proves a running n8n editor works with this package, the way a person would see it:
+//  1. n8n's REST API (signed in as the local owner) lists our node types among the loaded ones;
+//  2. Debian's chromium, headless, loads the editor: --dump-dom shows the app rendered its sign-in form, and
+//     --screenshot writes a PNG of it;
+//  3. chromium signs in through the form, opens a scratch workflow holding the Ollang node with its settings panel
+//     open, and writes a PNG of that; the scratch workflow is deleted afterwards.
+//
+//   node scripts/check-editor.mjs [editorUrl=http://localhost:5678] [--out-dir DIR] [--email E --password P]
+//
+// Plain Node builtins; step 3 speaks the DevTools protocol over the WebSocket that Node 22+ has built in (on Node 20
+// this script re-runs itself with --experimental-websocket).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { forEachLine, log, runCommand, spawnGroup, stopGroup } from './n8n/process.mjs';
+import { LOCAL_OWNER, REPO_ROOT, listLoadedNodeTypes, signIn } from './n8n/runtime.mjs';
+
+if (typeof WebSocket === 'undefined') {
+	const rerun = spawnSync(process.execPath, ['--experimental-websocket', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+	process.exit(rerun.status ?? 1);
+}
+
+const LOG_PREFIX = 'check-editor';
+// The flags these machines need: no sandbox as root, no GPU, and nothing that phones home (there is no internet,
+// and Chromium's background connections would otherwise fail at every start).
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--window-size=1440,900',
+];
+const PAGE_TIMEOUT_MS = 60_000;
+
+const { values: flags, positionals } = parseArgs({
+	allowPositionals: true,
+	options: {
+		'out-dir': { type: 'string', default: path.join(tmpdir(), 'n8n-nodes-ollang-editor-check') },
+		email: { type: 'string', default: LOCAL_OWNER.email },
+		password: { type: 'string', default: LOCAL_OWNER.password },
+	},
+});
+const editorUrl = (positionals[0] ?? 'http://localhost:5678').replace(/\/+$/, '');
+const owner = { email: flags.email, password: flags.password };
+const outDir = path.resolve(flags['out-dir']);
+
+/** `<package>.<node name>` for every node file the package declares: `dist/nodes/Ollang/Ollang.node.js` -> `ollang`. */
+function expectedNodeTypes() {
+	const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	return manifest.n8n.nodes.map((file) => {
+		const className = path.basename(file, '.node.js');
+		return `${manifest.name}.${className[0].toLowerCase()}${className.slice(1)}`;
+	});
+}
+
+async function checkLoadedNodeTypes(cookie) {
+	const loaded = new Set(await listLoadedNodeTypes(editorUrl, cookie));
+	const expected = expectedNodeTypes();
+	const missing = expected.filter((type) => !loaded.has(type));
+	if (missing.length > 0) throw new Error(`n8n at ${editorUrl} has not loaded ${missing.join(', ')} (it has ${loaded.size} node types)`);
+	log(LOG_PREFIX, `REST: n8n has loaded ${expected.join(', ')} (among ${loaded.size} node types)`);
+}
+
+function newProfileDir() {
+	return mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-chromium-'));
+}
+
+/** Chromium's own one-shot modes: the rendered DOM, then a screenshot, each with a fresh profile. */
+async function checkRendersHeadless() {
+	const profile = newProfileDir();
+	try {
+		// The virtual-time budget lets the single-page app fetch its settings and mount before the DOM is dumped.
+		const common = [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--virtual-time-budget=20000'];
+		const { stdout: dom } = await runCommand('chromium', [...common, '--dump-dom', editorUrl], { label: 'chromium --dump-dom', timeoutMs: 90_000 });
+		writeFileSync(path.join(outDir, 'editor.html'), dom);
+		// index.html alone is an empty <div id="app">; the sign-in form exists only once the app has rendered.
+		if (!dom.includes('id="app"') || !dom.includes('data-test-id="signin-form"')) {
+			throw new Error(`chromium loaded ${editorUrl} but the n8n app did not render its sign-in form (DOM saved to ${path.join(outDir, 'editor.html')})`);
+		}
+		log(LOG_PREFIX, `chromium --dump-dom: the editor app rendered (sign-in form present, ${dom.length} characters of DOM)`);
+		const screenshot = path.join(outDir, 'editor-signin.png');
+		rmSync(screenshot, { force: true });
+		await runCommand('chromium', [...common, `--screenshot=${screenshot}`, editorUrl], { label: 'chromium --screenshot', timeoutMs: 90_000 });
+		if (statSync(screenshot, { throwIfNoEntry: false })?.size > 0) log(LOG_PREFIX, `chromium --screenshot: ${screenshot}`);
+		else throw new Error(`chromium wrote no screenshot to ${screenshot}`);
+	} finally {
+		rmSync(profile, { recursive: true, force: true });
+	}
+}
+
+/** A minimal DevTools-protocol client over one page's WebSocket. */
+class DevToolsPage {
+	static async connect(webSocketUrl) {
+		const socket = new WebSocket(webSocketUrl);
+		await new Promise((resolve, reject) => {
+			socket.addEventListener('open', resolve, { once: true });
+			socket.addEventListener('error', () => reject(new Error(`cannot connect to ${webSocketUrl}`)), { once: true });
+		});
+		return new DevToolsPage(socket);
+	}
+
+	constructor(socket) {
+		this.socket = socket;
+		this.nextId = 1;
+		this.pending = new Map();
+		socket.addEventListener('message', (event) => {
+			const message = JSON.parse(event.data);
+			const waiter = this.pending.get(message.id);
+			if (!waiter) return;
+			this.pending.delete(message.id);
+			if (message.error) waiter.reject(new Error(`${waiter.method}: ${message.error.message}`));
+			else waiter.resolve(message.result);
+		});
+	}
+
+	send(method, params = {}) {
+		const id = this.nextId++;
+		this.socket.send(JSON.stringify({ id, method, params }));
+		return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, method }));
+	}
+
+	async evaluate(expression) {
+		const { result, exceptionDetails } = await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+		if (exceptionDetails) throw new Error(`in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+		return result.value;
+	}
+
+	/** Polls a page expression until it is truthy. */
+	async waitFor(expression, what, timeoutMs = PAGE_TIMEOUT_MS) {
+		const started = Date.now();
+		for (;;) {
+			const value = await this.evaluate(expression).catch(() => undefined);
+			if (value) return value;
+			if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	async screenshot(file) {
+		const { data } = await this.send('Page.captureScreenshot', { format: 'png' });
+		writeFileSync(file, Buffer.from(data, 'base64'));
+	}
+
+	close() {
+		this.socket.close();
+	}
+}
+
+async function startChromiumWithDevTools(profile) {
+	const child = spawnGroup('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank']);
+	const port = await new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error('chromium did not open its DevTools port within 30s')), 30_000);
+		forEachLine(child, (line) => {
+			const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(line);
+			if (match) {
+				clearTimeout(timer);
+				resolve(Number(match[1]));
+			}
+		});
+		child.once('exit', (code) => reject(new Error(`chromium exited (code ${code}) before opening its DevTools port`)));
+	});
+	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+	const page = targets.find((target) => target.type === 'page');
+	if (!page) throw new Error('chromium has no page to drive');
+	return { child, page: await DevToolsPage.connect(page.webSocketDebuggerUrl) };
+}
+
+async function rest(cookie, method, pathname, body) {
+	const response = await fetch(`${editorUrl}${pathname}`, {
+		method,
+		headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+		body: body ? JSON.stringify(body) : undefined,
+	});
+	if (!response.ok) throw new Error(`${method} ${pathname}: HTTP ${response.status} ${await response.text()}`);
+	return (await response.json()).data;
+}
+
+/** A scratch workflow, Manual Trigger -> Ollang (with an Ollang credential if there is one), removed after the check. */
+async function createScratchWorkflow(cookie) {
+	const credentials = await rest(cookie, 'GET', '/rest/credentials');
+	const credential = credentials.find((candidate) => candidate.type === 'ollangApi');
+	const [ollangType] = expectedNodeTypes();
+	const workflow = await rest(cookie, 'POST', '/rest/workflows', {
+		name: `Editor check ${new Date().toISOString()} (scratch, deleted after the check)`,
+		nodes: [
+			{ id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'c0ffee00-0000-4000-8000-000000000002',
+				name: 'Ollang',
+				type: ollangType,
+				typeVersion: 1,
+				position: [260, 0],
+				parameters: {},
+				...(credential ? { credentials: { ollangApi: { id: credential.id, name: credential.name } } } : {}),
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Ollang', type: 'main', index: 0 }]] } },
+		settings: {},
+	});
+	return { id: workflow.id, ollangNodeId: 'c0ffee00-0000-4000-8000-000000000002', credential };
+}
+
+async function deleteScratchWorkflow(cookie, id) {
+	// n8n 2 deletes only archived workflows.
+	await rest(cookie, 'POST', `/rest/workflows/${id}/archive`).catch(() => undefined);
+	await rest(cookie, 'DELETE', `/rest/workflows/${id}`);
+}
+
+/** Signs in through the form like a person, opens the scratch workflow with the Ollang node's panel open. */
+async function checkNodePanel(cookie) {
+	const scratch = await createScratchWorkflow(cookie);
+	const profile = newProfileDir();
+	let chromium;
+	try {
+		chromium = await startChromiumWithDevTools(profile);
+		const { page } = chromium;
+		await page.send('Page.enable');
+		await page.send('Page.navigate', { url: `${editorUrl}/signin` });
+		await page.waitFor(`!!document.querySelector('input[name="emailOrLdapLoginId"]')`, 'the sign-in form');
+		for (const [selector, text] of [
+			['input[name="emailOrLdapLoginId"]', owner.email],
+			['input[name="password"]', owner.password],
+		]) {
+			await page.evaluate(`document.querySelector('${selector}').focus()`);
+			await page.send('Input.insertText', { text });
+		}
+		await page.evaluate(`document.querySelector('[data-test-id="form-submit-button"]').click()`);
+		await page.waitFor(`!location.pathname.startsWith('/signin')`, 'the editor to leave the sign-in page');
+		log(LOG_PREFIX, `chromium: signed in through the form as ${owner.email}`);
+
+		// /workflow/<id>/<nodeId> opens the workflow with that node's settings panel (NDV) open.
+		await page.send('Page.navigate', { url: `${editorUrl}/workflow/${scratch.id}/${scratch.ollangNodeId}` });
+		const panelText = await page.waitFor(
+			`(() => { const panel = document.querySelector('[data-test-id="ndv"]'); return panel && panel.innerText.includes('Resource') ? panel.innerText : ''; })()`,
+			"the Ollang node's settings panel with its Resource parameter",
+		);
+		// Icons and option lists load just after the panel appears.
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		const screenshot = path.join(outDir, 'editor-ollang-node.png');
+		await page.screenshot(screenshot);
+		const mentions = ['Credential', 'Resource', 'Operation'].filter((text) => panelText.includes(text));
+		log(LOG_PREFIX, `chromium: the Ollang node's panel renders (${mentions.join(', ')}): ${screenshot}`);
+		page.close();
+	} finally {
+		if (chromium) await stopGroup(chromium.child, { graceMs: 5000 });
+		rmSync(profile, { recursive: true, force: true });
+		await deleteScratchWorkflow(cookie, scratch.id).catch((error) => log(LOG_PREFIX, `could not delete scratch workflow ${scratch.id}: ${error.message}`));
+	}
+}
+
+async function main() {
+	mkdirSync(outDir, { recursive: true });
+	await runCommand('bash', [path.join(REPO_ROOT, 'scripts', 'n8n', 'ensure-chromium.sh')], { echo: true, label: 'ensure-chromium.sh' });
+	const cookie = await signIn(editorUrl, owner).catch((error) => {
+		throw new Error(`cannot sign in to n8n at ${editorUrl} (is it running? \`npm start\` starts one): ${error.cause?.message ?? error.message}`);
+	});
+	await checkLoadedNodeTypes(cookie);
+	await checkRendersHeadless();
+	await checkNodePanel(cookie);
+	log(LOG_PREFIX, `OK: the editor at ${editorUrl} renders and has loaded this package; screenshots in ${outDir}`);
+}
+
+main().catch((error) => {
+	log(LOG_PREFIX, `FAILED: ${error.message ?? error}`);
+	process.exitCode = 1;
+});
