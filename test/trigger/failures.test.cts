@@ -64,7 +64,7 @@ describe('transient failures', () => {
 		const ledger = new EventLedger(sandbox());
 		const orders = sandbox().simulate.createOrders(4, { level: 0, type: 'document' });
 		sandbox().clock.advance(60);
-		// 500 is not retried by the transport: the read fails at once. Dropped connections are retried first.
+		// A lasting 500 outlasts the transport's retries, so that read fails; the dropped connections are retried first.
 		sandbox().faults.add({ kind: 'status', status: 500, path: `/integration/orders/${orders[1].id}` });
 		sandbox().faults.add({ kind: 'drop', path: `/integration/orders/${orders[2].id}`, times: 8 });
 		const first = itemsOf(await runner.poll());

@@ -178,7 +178,7 @@ it(
 		// The faults did hit: polls failed in part or as a whole, and the events came later.
 		expect(faultyPolls).toBeGreaterThan(20);
 		expect(repeatedPolls).toBeGreaterThan(3);
-		expect(orderStats.degradedPolls).toBeGreaterThan(5);
+		expect(orderStats.degradedPolls).toBeGreaterThan(0);
 		expect(jobStats.degradedPolls).toBeGreaterThan(0);
 
 		if (process.env.TRIGGER_SCHEDULE_STATS) {

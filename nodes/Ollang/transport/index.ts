@@ -9,7 +9,7 @@ import type {
 import { NodeOperationError, sleep, UserError } from 'n8n-workflow';
 
 import type { AppliedState, ErrorHints } from './errors';
-import { appliedNote, createApiError, describeApiError } from './errors';
+import { appliedNote, createApiError, describeApiError, readApiErrorBody } from './errors';
 import type { MultipartPart } from './multipart';
 import { buildMultipartBody } from './multipart';
 
@@ -29,7 +29,8 @@ export interface OllangRequest {
 	qs?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	/**
-	 * 'safe': reads and idempotent writes, retried on 429/502/503/504 and connection failures.
+	 * 'safe': reads and idempotent writes, retried on 429/500/502/503/504 and connection failures (repeating them
+	 * is harmless, and a 500 is as often passing as lasting).
 	 * 'once': spends credits or creates something; retried only where the service cannot have acted
 	 * (429, connection refused).
 	 */
@@ -44,6 +45,11 @@ export interface OllangRequest {
 	expectBody?: boolean;
 	/** Operation-specific hints, keyed by HTTP status ("400") or API error code. */
 	errorHints?: ErrorHints;
+	/**
+	 * Error answers the API documents as lasting, never retried although their status usually is (the export's
+	 * 500 "No segment data found"): matched on the status and the API's message.
+	 */
+	lastingErrors?: Array<{ status: number; message: RegExp }>;
 }
 
 /**
@@ -59,6 +65,8 @@ export const RETRY_POLICY = {
 } as const;
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Largest JSON answer read: the API's biggest (a page, the memories) are far smaller; more is not this API. */
+export const MAX_JSON_ANSWER_BYTES = 16 * 1024 * 1024;
 export const MAX_PAGE_SIZE = 50;
 export const DEFAULT_PAGE_CONCURRENCY = 4;
 
@@ -163,6 +171,15 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
 	return value;
 }
 
+/**
+ * Takes the key out of an answer (a debugging proxy or a careless service may echo it), so that no output or error
+ * built from the answer can carry it. A file holding the key comes out altered: better than passing the key on.
+ */
+function redactBody(body: Buffer, apiKey: string, redact: (text: string) => string): Buffer {
+	if (apiKey.length < 4 || !body.includes(apiKey)) return body;
+	return Buffer.from(redact(body.toString('utf8')), 'utf8');
+}
+
 function buildQuery(qs: IDataObject | undefined): string {
 	if (!qs) return '';
 	const params = new URLSearchParams();
@@ -227,9 +244,9 @@ function classifyFailure(error: unknown): TransportFailure {
 	const codes = errorCodes(error);
 	const text = error instanceof Error ? error.message : String(error);
 	const has = (code: string) => codes.includes(code);
-	if (has('ERR_CANCELED') || /aborted|canceled/i.test(text)) {
-		if (!has('ECONNABORTED')) return { kind: 'cancelled', code: codes[0], text };
-	}
+	// Only a cancelled execution gives ERR_CANCELED; a response stream that was cut ("stream has been aborted",
+	// ERR_BAD_RESPONSE) is a dropped connection.
+	if (has('ERR_CANCELED')) return { kind: 'cancelled', code: 'ERR_CANCELED', text };
 	if (has('ECONNREFUSED')) return { kind: 'refused', code: 'ECONNREFUSED', text };
 	if (has('ENOTFOUND') || has('EAI_AGAIN')) return { kind: 'dns', code: codes.find((c) => c.startsWith('E')), text };
 	if (has('ETIMEDOUT') || has('ECONNABORTED') || /timeout/i.test(text)) {
@@ -249,9 +266,13 @@ function failureRetryable(failure: TransportFailure, retry: OllangRequest['retry
 	return failure.kind === 'timeout' || failure.kind === 'dropped';
 }
 
-function statusRetryable(status: number, retry: OllangRequest['retry']): boolean {
+function statusRetryable(status: number, request: OllangRequest, body: unknown): boolean {
+	const lasting = request.lastingErrors?.some(
+		(known) => known.status === status && readApiErrorBody(body).messages.some((message) => known.message.test(message)),
+	);
+	if (lasting) return false;
 	if (status === 429) return true;
-	return retry === 'safe' && (status === 502 || status === 503 || status === 504);
+	return request.retry === 'safe' && (status === 500 || status === 502 || status === 503 || status === 504);
 }
 
 /** Retry-After in milliseconds (seconds or an HTTP date), or undefined. */
@@ -299,8 +320,12 @@ function parseBodyText(body: Buffer): { json?: unknown; text: string; isJson: bo
 	}
 }
 
+/** The start of a body as one line; an HTML page (a proxy's error page) as its text, without markup. */
 function snippet(text: string): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
+	const readable = /^\s*</.test(text)
+		? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
+		: text;
+	const flat = readable.replace(/\s+/g, ' ').trim();
 	return flat.length > 200 ? `${flat.slice(0, 200)}...` : flat;
 }
 
@@ -360,7 +385,11 @@ async function exchange(
 				headers: unknown;
 				body: unknown;
 			};
-			response = { statusCode: raw.statusCode, headers: normalizeHeaders(raw.headers), body: toBuffer(raw.body) };
+			response = {
+				statusCode: raw.statusCode,
+				headers: redactValue(normalizeHeaders(raw.headers), redact) as Record<string, string>,
+				body: redactBody(toBuffer(raw.body), target.apiKey, redact),
+			};
 		} catch (error) {
 			failure = classifyFailure(error);
 		}
@@ -394,7 +423,7 @@ async function exchange(
 			const parsed = parseBodyText(response.body);
 			const errorBody = parsed.isJson ? parsed.json : snippet(parsed.text);
 			const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-			if (statusRetryable(status, request.retry) && retriesLeft) {
+			if (statusRetryable(status, request, errorBody) && retriesLeft) {
 				if (retryAfterMs === undefined || retryAfterMs <= RETRY_POLICY.maxRetryAfterMs) {
 					await sleep(retryAfterMs ?? backoffDelay(attempts));
 					continue;
@@ -470,10 +499,13 @@ function connectionError(
 // ---------------------------------------------------------------------------------------------------------------
 // Public API
 
-/** A clear error for a 2xx answer whose body is not what the operation needs. */
+/**
+ * A clear error for a 2xx answer whose body is not what the operation needs. The service took the request, so
+ * for one not safe to repeat the error says it may have been applied.
+ */
 export function unexpectedResponse(
 	this: OllangContext,
-	request: Pick<OllangRequest, 'method' | 'path' | 'itemIndex'>,
+	request: Pick<OllangRequest, 'method' | 'path' | 'itemIndex'> & Partial<Pick<OllangRequest, 'retry'>>,
 	expected: string,
 	received: unknown,
 ) {
@@ -481,10 +513,12 @@ export function unexpectedResponse(
 	if (typeof received === 'string') shown = snippet(received) || 'an empty body';
 	else if (received === undefined) shown = 'an empty body';
 	else shown = snippet(JSON.stringify(received));
+	const parts = [`Received: ${shown}. The API may have changed; please report this to the node's maintainers.`];
+	if (request.retry === 'once') parts.push(appliedNote('mayHaveApplied'));
 	return createApiError(
 		this.getNode(),
 		`The Ollang API answered ${request.method} ${request.path} with an unexpected response: expected ${expected}`,
-		`Received: ${shown}. The API may have changed; please report this to the node's maintainers.`,
+		parts.join(' '),
 		{ itemIndex: request.itemIndex },
 	);
 }
@@ -518,7 +552,20 @@ export async function apiRequest<T = unknown>(this: OllangContext, request: Olla
 	return (await apiRequestWithResponse.call(this, request)).body as T;
 }
 
+/** A size for people: "16.0 MB". */
+export function megabytes(bytes: number): string {
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 function readJsonAnswer(this: OllangContext, request: OllangRequest, response: RawResponse): unknown {
+	if (response.body.length > MAX_JSON_ANSWER_BYTES) {
+		throw unexpectedResponse.call(
+			this,
+			request,
+			`a JSON answer of at most ${megabytes(MAX_JSON_ANSWER_BYTES)}, got ${megabytes(response.body.length)}`,
+			response.body.subarray(0, 200).toString('utf8'),
+		);
+	}
 	const parsed = parseBodyText(response.body);
 	if (parsed.isJson) return parsed.json;
 	const empty = parsed.text.trim() === '';

@@ -1,15 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { megabytes } from '../../transport';
 import { checkText, invalidField } from './parameters';
 
 export interface InputFile {
 	data: Buffer;
 	fileName?: string;
 	mimeType: string;
-}
-
-function megabytes(bytes: number): string {
-	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** The file in the item's binary field named by "Input Binary Field", checked against a size limit. */

@@ -1,7 +1,8 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OllangResource, OllangResourceMap } from '../node.type';
+import { checkOption } from './parameters';
 
 /** Shows properties only for one resource and operation. */
 export function forOperation<R extends OllangResource>(
@@ -115,6 +116,11 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
+const sortDirections: INodePropertyOptions[] = [
+	{ name: 'Ascending', value: 'asc' },
+	{ name: 'Descending', value: 'desc' },
+];
+
 /**
  * The Options of a paged listing: page size (pageOptions[take], 1 to 50), how many pages load at once, and
  * the sort (pageOptions[orderBy], pageOptions[orderDirection]).
@@ -156,21 +162,23 @@ export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort
 				displayName: 'Sort Direction',
 				name: 'orderDirection',
 				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
+				options: sortDirections,
 				default: 'desc',
 			},
 		],
 	};
 }
 
-/** Sort and paging query keys of a paged listing, from its Options. */
-export function pagedListQuery(options: IDataObject): IDataObject {
+/** Sort query keys of a paged listing, from its Options, checked against the sort fields it offers. */
+export function pagedListQuery(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	sortFields: INodePropertyOptions[],
+): IDataObject {
 	return {
-		'pageOptions[orderBy]': options.orderBy as string | undefined,
-		'pageOptions[orderDirection]': options.orderDirection as string | undefined,
+		'pageOptions[orderBy]': checkOption(ctx, options.orderBy, 'Sort By', itemIndex, sortFields),
+		'pageOptions[orderDirection]': checkOption(ctx, options.orderDirection, 'Sort Direction', itemIndex, sortDirections),
 	};
 }
 

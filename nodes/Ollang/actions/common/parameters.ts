@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PagingOptions } from '../../transport';
@@ -58,6 +58,54 @@ export function checkText(
 	return options.trim === false ? String(value) : String(value).trim();
 }
 
+/**
+ * A value of an options field, checked against the values the field offers: set by an expression, it can be
+ * anything. Empty gives undefined.
+ */
+export function checkOption(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	options: INodePropertyOptions[],
+): string | undefined {
+	const text = checkText(ctx, value, field, itemIndex, false);
+	if (text === undefined) return undefined;
+	const allowed = options.map((option) => String(option.value));
+	if (!allowed.includes(text)) {
+		throw invalidField(ctx, itemIndex, field, `"${text}" is not one of: ${allowed.join(', ')}`);
+	}
+	return text;
+}
+
+/** A required options parameter, checked as by checkOption. */
+export function readOption(
+	ctx: IExecuteFunctions,
+	name: string,
+	field: string,
+	itemIndex: number,
+	options: INodePropertyOptions[],
+): string {
+	const value = checkOption(ctx, ctx.getNodeParameter(name, itemIndex, ''), field, itemIndex, options);
+	if (value === undefined) throw invalidField(ctx, itemIndex, field, 'must not be empty');
+	return value;
+}
+
+/** The values of a multi-options field (a list, or comma-separated text), each checked as by checkOption. */
+export function checkOptions(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	options: INodePropertyOptions[],
+): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const list: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	return list
+		.map((entry) => checkOption(ctx, entry, field, itemIndex, options))
+		.filter((entry): entry is string => entry !== undefined);
+}
+
 export function readText(ctx: IExecuteFunctions, name: string, field: string, itemIndex: number): string {
 	return checkText(ctx, ctx.getNodeParameter(name, itemIndex, ''), field, itemIndex, true) as string;
 }
@@ -68,7 +116,13 @@ export function describeType(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** Date.parse rolls a day its month does not have over (February 30 becomes March 2): refuse it instead. */
+function dayExists(match: RegExpExecArray): boolean {
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	return day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
 
 /**
  * An ISO 8601 date or date-time, returned as a UTC ISO string. n8n's date pickers give no offset: such
@@ -84,9 +138,9 @@ export function checkDate(
 	const text = value instanceof Date ? value.toISOString() : String(value).trim();
 	if (text === '') return undefined;
 	const match = ISO_DATE.exec(text);
-	const needsZone = match !== null && match[1] !== undefined && match[4] === undefined;
+	const needsZone = match !== null && match[4] !== undefined && match[7] === undefined;
 	const normalized = `${text.replace(' ', 'T')}${needsZone ? 'Z' : ''}`;
-	const time = match ? Date.parse(normalized) : NaN;
+	const time = match && dayExists(match) ? Date.parse(normalized) : NaN;
 	if (Number.isNaN(time)) {
 		throw invalidField(
 			ctx,

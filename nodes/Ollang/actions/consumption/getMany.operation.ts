@@ -1,12 +1,23 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequestAllPages } from '../../transport';
 import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkDateRange, checkOptionalId, checkText, readPaging } from '../common/parameters';
+import { checkDateRange, checkOption, checkOptionalId, checkText, readPaging } from '../common/parameters';
 import type { OperationResult } from '../node.type';
 import { allOrderTypes } from '../order/values';
+
+const sortFields: INodePropertyOptions[] = [
+	{ name: 'Credits Used', value: 'creditsUsed' },
+	{ name: 'ID', value: 'id' },
+	{ name: 'Occurred At', value: 'occurredAt' },
+	{ name: 'Order Name', value: 'orderName' },
+	{ name: 'Order Type', value: 'orderType' },
+	{ name: 'Provider', value: 'provider' },
+	{ name: 'Service', value: 'service' },
+	{ name: 'USD Equivalent', value: 'usdEquivalent' },
+];
 
 const properties: INodeProperties[] = [
 	{
@@ -92,20 +103,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	pagedListOptions(
-		[
-			{ name: 'Credits Used', value: 'creditsUsed' },
-			{ name: 'ID', value: 'id' },
-			{ name: 'Occurred At', value: 'occurredAt' },
-			{ name: 'Order Name', value: 'orderName' },
-			{ name: 'Order Type', value: 'orderType' },
-			{ name: 'Provider', value: 'provider' },
-			{ name: 'Service', value: 'service' },
-			{ name: 'USD Equivalent', value: 'usdEquivalent' },
-		],
-		'occurredAt',
-		'lines',
-	),
+	pagedListOptions(sortFields, 'occurredAt', 'lines'),
 ];
 
 export const description = forOperation('consumption', 'getMany', properties);
@@ -124,12 +122,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		method: 'GET',
 		path: '/integration/consumption',
 		qs: {
-			...pagedListQuery(options),
+			...pagedListQuery(this, itemIndex, options, sortFields),
 			'pageOptions[search]': checkText(this, filters.search, 'Search', itemIndex, false),
 			'filter[from]': range.from,
 			'filter[to]': range.to,
 			'filter[provider]': checkText(this, filters.provider, 'Provider', itemIndex, false),
-			'filter[orderType]': checkText(this, filters.orderType, 'Order Type', itemIndex, false),
+			'filter[orderType]': checkOption(this, filters.orderType, 'Order Type', itemIndex, allOrderTypes),
 			'filter[createdBy]': checkText(this, filters.createdBy, 'Requested By', itemIndex, false),
 			'filter[tag]': checkText(this, filters.tag, 'Tag', itemIndex, false),
 			'filter[search]': checkText(this, filters.orderName, 'Order Name Contains', itemIndex, false),

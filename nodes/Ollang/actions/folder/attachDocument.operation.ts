@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { apiPath, apiRequest } from '../../transport';
 import { folderLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkText, checkUrl, readId } from '../common/parameters';
+import { checkText, checkUrl, readId, readOption } from '../common/parameters';
 import type { OperationResult } from '../node.type';
-import { documentDetailsField, documentTypeField } from './values';
+import { documentDetailsField, documentTypeField, documentTypes } from './values';
 
 const properties: INodeProperties[] = [
 	folderLocator(
@@ -29,7 +29,7 @@ export const description = forOperation('folder', 'attachDocument', properties);
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
 	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'Document URL', itemIndex);
-	const type = checkText(this, this.getNodeParameter('documentType', itemIndex), 'Document Type', itemIndex, true);
+	const type = readOption(this, 'documentType', 'Document Type', itemIndex, documentTypes);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { url, type };
 	const name = checkText(this, extra.name, 'Name', itemIndex, false);

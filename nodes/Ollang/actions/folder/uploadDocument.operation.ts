@@ -5,9 +5,9 @@ import { apiPath, apiUploadMultipart, filePart, textPart } from '../../transport
 import { readInputFile } from '../common/binary';
 import { binaryPropertyField, folderLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkText, readId } from '../common/parameters';
+import { checkText, readId, readOption } from '../common/parameters';
 import type { OperationResult } from '../node.type';
-import { documentDetailsField, documentTypeField, MAX_FOLDER_DOCUMENT_BYTES } from './values';
+import { documentDetailsField, documentTypeField, documentTypes, MAX_FOLDER_DOCUMENT_BYTES } from './values';
 
 const properties: INodeProperties[] = [
 	folderLocator('The folder to add the document to; it applies to every project in the folder and to later ones'),
@@ -20,7 +20,7 @@ export const description = forOperation('folder', 'uploadDocument', properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
-	const type = checkText(this, this.getNodeParameter('documentType', itemIndex), 'Document Type', itemIndex, true) as string;
+	const type = readOption(this, 'documentType', 'Document Type', itemIndex, documentTypes);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const name = checkText(this, extra.name, 'Name', itemIndex, false);
 	const language = checkText(this, extra.language, 'Language', itemIndex, false);

@@ -1,19 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { languageHint } from '../common/fields';
 
 /** Maximum size of a folder document upload. */
 export const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
+export const documentTypes: INodePropertyOptions[] = [
+	{ name: 'Character List', value: 'character_list' },
+	{ name: 'Glossary', value: 'glossary' },
+	{ name: 'Guideline', value: 'guideline' },
+];
+
 export const documentTypeField: INodeProperties = {
 	displayName: 'Document Type',
 	name: 'documentType',
 	type: 'options',
-	options: [
-		{ name: 'Character List', value: 'character_list' },
-		{ name: 'Glossary', value: 'glossary' },
-		{ name: 'Guideline', value: 'guideline' },
-	],
+	options: documentTypes,
 	default: 'guideline',
 	required: true,
 	description: 'What the document gives translators: guidance, fixed terms, or the characters of a story',

@@ -9,8 +9,8 @@ import { requireObject } from '../common/responses';
 import type { UnitField } from '../common/units';
 import { batchUnits, readUnits, unitProperties } from '../common/units';
 import type { BatchOutcome } from '../node.type';
-import type { JobToWatch } from './importJobs';
-import { waitForJobs } from './importJobs';
+import type { JobToWatch, WatchedJob } from './importJobs';
+import { itemList, waitForJobs } from './importJobs';
 
 /** The API takes at most this many units per import request. */
 export const MAX_UNITS_PER_REQUEST = 1000;
@@ -154,6 +154,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 	const outcomes: BatchOutcome[] = [...failures];
 	const queued: QueuedJob[] = [];
 	const continueOnFail = this.continueOnFail();
+	let stopped = false;
 	for (const batch of batchUnits(parsed, (value) => value.memoryId, settings.unitsPerRequest)) {
 		const { key: memoryId, pairedItems } = batch;
 		const request: OllangRequest = {
@@ -176,12 +177,14 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 					const list = queued.map((job) => `${job.jobId} (memory ${job.memoryId})`).join(', ');
 					nodeError.description = `${nodeError.description ?? ''} Jobs already queued before this failure: ${list}.`.trim();
 				}
+				stopped = true;
 				break;
 			}
 		}
 	}
 
-	const watched = settings.waitForCompletion ? await waitForJobs.call(this, queued, settings) : undefined;
+	// A node that stops on this failure needs no job states: waiting would only delay the error (up to the timeout).
+	const watched = settings.waitForCompletion && !stopped ? await waitForJobs.call(this, queued, settings) : undefined;
 	for (const job of queued) {
 		const base: IDataObject = { memoryId: job.memoryId, unitsSent: job.unitsSent, ...job.answer };
 		const state = watched?.get(job.jobId);
@@ -193,5 +196,29 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 			outcomes.push({ pairedItems: job.pairedItems, result: { json: { ...base, ...state.job } } });
 		}
 	}
+	if (watched && !continueOnFail) nameOtherJobs(queued, watched);
 	return outcomes;
+}
+
+/**
+ * Without "continue on fail" the node fails with the error of the first job that did not complete, and shows no
+ * other outcome: that error names what became of the other jobs, so none is imported again to find out.
+ */
+function nameOtherJobs(queued: QueuedJob[], watched: Map<string, WatchedJob>): void {
+	const failureOf = (job: QueuedJob) => {
+		const state = watched.get(job.jobId);
+		return state !== undefined && 'error' in state ? state : undefined;
+	};
+	const first = queued.find((job) => failureOf(job) !== undefined);
+	const thrown = first && failureOf(first);
+	if (!thrown) return;
+	const others = queued
+		.filter((job) => job !== first)
+		.map((job) => {
+			const failed = failureOf(job);
+			const stage = failed === undefined ? 'completed' : failed.stillRunning ? 'still running' : 'failed';
+			return `${stage}: job ${job.jobId} (${itemList(job.pairedItems)})`;
+		});
+	if (others.length === 0) return;
+	thrown.error.description = `${thrown.error.description ?? ''} Other jobs of this run: ${others.join('; ')}.`.trim();
 }

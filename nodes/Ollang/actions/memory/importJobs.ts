@@ -28,9 +28,10 @@ export interface WaitSettings {
 	pollIntervalMs: number;
 }
 
-export type WatchedJob = { job: IDataObject } | { error: NodeOperationError };
+/** How a watched job ended: its final state, or an error saying it failed or was still running at the deadline. */
+export type WatchedJob = { job: IDataObject } | { error: NodeOperationError; stillRunning: boolean };
 
-function itemList(items: number[]): string {
+export function itemList(items: number[]): string {
 	return items.length === 1 ? `item ${items[0]}` : `items ${items.join(', ')}`;
 }
 
@@ -48,6 +49,7 @@ function settle(this: IExecuteFunctions, watched: JobToWatch, job: IDataObject, 
 					description: `The units of ${itemList(watched.pairedItems)} were not imported by this job. Fix them and import them again.`,
 				},
 			),
+			stillRunning: false,
 		};
 	}
 	if (job.status !== 'completed') return undefined;
@@ -63,6 +65,7 @@ function settle(this: IExecuteFunctions, watched: JobToWatch, job: IDataObject, 
 					description: `The units of ${itemList(watched.pairedItems)} were imported and are available to exact lookup, but not to semantic matching.`,
 				},
 			),
+			stillRunning: false,
 		};
 	}
 	return undefined;
@@ -111,6 +114,7 @@ export async function waitForJobs(
 					description: `The job goes on in Ollang. Check it later with Memory > Get Import Job (job ID ${watched.jobId}), or raise the timeout.`,
 				},
 			),
+			stillRunning: true,
 		});
 	}
 	return settled;

@@ -4,10 +4,10 @@ import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { forOperation, languageHint } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkId, checkText, checkUrl, invalidField, readId } from '../common/parameters';
+import { checkId, checkOption, checkText, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
 import type { OperationResult } from '../node.type';
-import { creatableOrderTypes } from './values';
+import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 
 /** The API accepts at most this many memories per order. */
 export const MAX_SELECTED_MEMORIES = 20;
@@ -103,11 +103,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Dubbing Style',
 				name: 'dubbingStyle',
 				type: 'options',
-				options: [
-					{ name: 'Audio Description', value: 'audioDescription' },
-					{ name: 'Lip Sync', value: 'lipsync' },
-					{ name: 'Overdub', value: 'overdub' },
-				],
+				options: dubbingStyles,
 				default: 'overdub',
 				description: 'For dubbing orders: how the new voice is laid over the video',
 			},
@@ -124,10 +120,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Subtype',
 				name: 'orderSubType',
 				type: 'options',
-				options: [
-					{ name: 'Closed Captions', value: 'closedCaption' },
-					{ name: 'Timecoded Transcription', value: 'timecodedTranscription' },
-				],
+				options: orderSubTypes,
 				default: 'closedCaption',
 				description: 'For closed caption orders: the kind of captions',
 			},
@@ -156,7 +149,7 @@ function readMemoryIds(ctx: IExecuteFunctions, value: unknown, itemIndex: number
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const projectId = readId(this, 'projectId', 'Project ID', itemIndex);
-	const orderType = checkText(this, this.getNodeParameter('orderType', itemIndex), 'Order Type', itemIndex, true);
+	const orderType = readOption(this, 'orderType', 'Order Type', itemIndex, creatableOrderTypes);
 	const level = Number(this.getNodeParameter('level', itemIndex, 0));
 	if (level !== 0 && level !== 1) {
 		throw invalidField(this, itemIndex, 'Level', `must be 0 (AI only) or 1 (human review), got ${level}`);
@@ -180,8 +173,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { orderType, level, projectId, targetLanguageConfigs };
-	if (extra.orderSubType !== undefined) body.orderSubType = extra.orderSubType;
-	if (extra.dubbingStyle !== undefined) body.dubbingStyle = extra.dubbingStyle;
+	const orderSubType = checkOption(this, extra.orderSubType, 'Subtype', itemIndex, orderSubTypes);
+	const dubbingStyle = checkOption(this, extra.dubbingStyle, 'Dubbing Style', itemIndex, dubbingStyles);
+	if (orderSubType !== undefined) body.orderSubType = orderSubType;
+	if (dubbingStyle !== undefined) body.dubbingStyle = dubbingStyle;
 	if (extra.autoQc !== undefined) body.autoQc = extra.autoQc === true;
 	if (extra.callbackUrl !== undefined && extra.callbackUrl !== '') {
 		body.callbackUrl = checkUrl(this, extra.callbackUrl, 'Callback URL', itemIndex);

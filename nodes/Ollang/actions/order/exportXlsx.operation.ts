@@ -42,6 +42,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'500':
 				'The order has no segment data for its target language yet. The export works once the AI pipeline has produced segments.',
 		},
+		// The spec's answer for an order without segments: asking again gives the same.
+		lastingErrors: [{ status: 500, message: /no segment data found/i }],
 	});
 	const fileName = file.fileName ?? `${orderId}.xlsx`;
 	const mimeType = file.mimeType && file.mimeType !== 'application/octet-stream' ? file.mimeType : XLSX_MIME_TYPE;

@@ -1,12 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequestAllPages } from '../../transport';
 import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkDateRange, checkText, readPaging } from '../common/parameters';
+import { checkDateRange, checkOption, checkOptions, checkText, readPaging } from '../common/parameters';
 import type { OperationResult } from '../node.type';
 import { allOrderTypes, orderStatuses } from './values';
+
+const sortFields: INodePropertyOptions[] = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'ID', value: 'id' },
+	{ name: 'Name', value: 'name' },
+	{ name: 'Status', value: 'status' },
+];
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -70,16 +77,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	pagedListOptions(
-		[
-			{ name: 'Created At', value: 'createdAt' },
-			{ name: 'ID', value: 'id' },
-			{ name: 'Name', value: 'name' },
-			{ name: 'Status', value: 'status' },
-		],
-		'createdAt',
-		'orders',
-	),
+	pagedListOptions(sortFields, 'createdAt', 'orders'),
 ];
 
 export const description = forOperation('order', 'getMany', properties);
@@ -94,18 +92,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ field: 'Created After', value: filters.createdFrom },
 		{ field: 'Created Before', value: filters.createdTo },
 	);
-	const statuses = Array.isArray(filters.statuses) ? (filters.statuses as string[]) : [];
+	const statuses = checkOptions(this, filters.statuses, 'Statuses', itemIndex, orderStatuses);
 	const request: OllangRequest = {
 		method: 'GET',
 		path: '/integration/orders',
 		qs: {
 			'filter[status]': statuses.length > 0 ? statuses : undefined,
-			'filter[type]': checkText(this, filters.type, 'Type', itemIndex, false),
+			'filter[type]': checkOption(this, filters.type, 'Type', itemIndex, allOrderTypes),
 			'filter[name]': checkText(this, filters.name, 'Name', itemIndex, false),
 			'filter[projectId]': checkText(this, filters.projectId, 'Project ID', itemIndex, false),
 			'filter[createdAtRange][from]': range.from,
 			'filter[createdAtRange][to]': range.to,
-			...pagedListQuery(options),
+			...pagedListQuery(this, itemIndex, options, sortFields),
 			'pageOptions[search]': checkText(this, filters.search, 'Search', itemIndex, false),
 		},
 		retry: 'safe',

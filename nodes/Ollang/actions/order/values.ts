@@ -21,6 +21,19 @@ export const creatableOrderTypes: INodePropertyOptions[] = [
 	{ name: 'Subtitles', value: 'subtitle' },
 ];
 
+/** Kinds of closed captions (orderSubType), for cc orders. */
+export const orderSubTypes: INodePropertyOptions[] = [
+	{ name: 'Closed Captions', value: 'closedCaption' },
+	{ name: 'Timecoded Transcription', value: 'timecodedTranscription' },
+];
+
+/** How a dubbed voice is laid over the video (dubbingStyle), for dubbing orders. */
+export const dubbingStyles: INodePropertyOptions[] = [
+	{ name: 'Audio Description', value: 'audioDescription' },
+	{ name: 'Lip Sync', value: 'lipsync' },
+	{ name: 'Overdub', value: 'overdub' },
+];
+
 /** Types an order or a consumption line may carry, including legacy and system ones. */
 export const allOrderTypes: INodePropertyOptions[] = [
 	...creatableOrderTypes,

@@ -1,0 +1,333 @@
+// Bad input, table-driven, across every operation: each must give a clear error naming the field and the problem
+// and the index of the item that carried it, and nothing may be sent for an input the node can see is invalid (the
+// sandbox's request log holds only the requests of the valid items before it). Ids the node accepts must stay in
+// their path segment (the sandbox's log shows the path it received). Answers no service should give (not JSON,
+// cut short, empty, of another shape, huge) come from a gateway in front of the sandbox.
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { Sandbox } from '../../sandbox/index.cts';
+import { binaryInputItem } from '../harness/engine.cts';
+import { byId, run, useSandbox } from '../node/setup.cts';
+import { claimOf, errorOf, Figures, spoils, startGateway } from './helpers.cts';
+import type { Spoil } from './helpers.cts';
+import { createFolderDocument, createMemory } from './operations.cts';
+
+const sandbox = useSandbox();
+const figures = new Figures('Bad input: local checks, path segments and broken answers');
+
+/** Where a case's value goes in the parameters. */
+const V = '={{ $json.value }}';
+
+type Value = unknown | ((sandbox: Sandbox) => unknown);
+
+interface BadInput {
+	/** resource.operation */
+	operation: string;
+	/** What is wrong, for the test's name. */
+	what: string;
+	/** Besides resource and operation; V stands for the value under test. */
+	parameters: INodeParameters | ((sandbox: Sandbox) => INodeParameters);
+	/** A value that works: items with it come before the bad one. Without it, the bad item is alone. */
+	good?: Value;
+	bad: Value;
+	/** The field the error names ("Invalid <field> (item <n>): ..."). */
+	field: string;
+	problem: RegExp;
+	/** Builds an item from its value (default: { json: { value } }). */
+	item?: (value: unknown) => INodeExecutionData;
+	/** The operation reads every item before sending anything. */
+	readsAllFirst?: boolean;
+	/** A node-wide option, read with item 0. */
+	nodeWide?: boolean;
+}
+
+const completedOrder = (s: Sandbox) => s.fixtures.orders.byStatus.completed;
+const freshOrder = (input: Parameters<Sandbox['simulate']['createOrders']>[1]) => (s: Sandbox) =>
+	s.simulate.createOrders(1, { progress: false, ...input })[0].id;
+const reviewable = freshOrder({ status: 'completed', level: 0 });
+const cancellable = freshOrder({ status: 'ongoing', level: 1 });
+const embeddable = freshOrder({ type: 'subtitle', status: 'completed' });
+const writableFolder = (s: Sandbox) => byId(s.fixtures.folders.writable);
+
+const idProblems: Array<[string, unknown, RegExp]> = [
+	['an empty id', '', /^the ID must not be empty$/],
+	['a whitespace id', '   ', /^the ID must not be empty$/],
+	['an id with a slash', 'a/b', /^the ID must not contain '\/'$/],
+	['the id ".."', '..', /^the ID must not contain '\.\.'$/],
+	['an id climbing to another route', '../../credits', /^the ID must not contain '\/'$/],
+	['the id "."', '.', /^the ID must not be '\.'$/],
+	['an object as id', { id: 1 }, /^the ID must be a text ID$/],
+];
+
+const list = { returnAll: false, limit: 1 };
+const notADate = /is not a valid ISO 8601 date/;
+const createOrder = (extra: INodeParameters = {}) => (s: Sandbox): INodeParameters => ({
+	projectId: s.fixtures.projects.writable,
+	orderType: 'subtitle',
+	level: 0,
+	targetLanguages: { language: [{ code: 'de', isRush: false }] },
+	...extra,
+});
+const unitsFromField = { unitsSource: 'field', units: V, targetLanguage: 'de' };
+const importUnits = (extra: INodeParameters = {}) => (s: Sandbox): INodeParameters => ({
+	memoryId: byId(s.fixtures.memories[0]),
+	unitsSource: 'field',
+	units: '={{ $json.units }}',
+	sourceLanguage: 'en',
+	targetLanguage: 'fr',
+	...extra,
+});
+const someUnits = { units: [{ sourceText: 'Yes', targetText: 'Oui' }] };
+const fileItem = (bytes: Buffer | string, fileName = 'guide.txt') => () =>
+	binaryInputItem(bytes, { fileName, mimeType: 'text/plain', json: {} });
+const uploadFile = (extra: INodeParameters = {}): INodeParameters => ({ binaryPropertyName: 'data', sourceLanguage: 'en', ...extra });
+const withFile = (value: unknown) => binaryInputItem('media bytes', { fileName: 'clip.mp4', mimeType: 'video/mp4', json: { value } as IDataObject });
+const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+const CASES: BadInput[] = [
+	...idProblems.map(([what, bad, problem]): BadInput => ({
+		operation: 'order.get',
+		what,
+		parameters: { orderId: byId(V) },
+		good: completedOrder,
+		bad,
+		field: 'Order',
+		problem,
+	})),
+	{ operation: 'order.requestHumanReview', what: 'the id ".."', parameters: { orderId: byId(V) }, good: reviewable, bad: '..', field: 'Order', problem: /'\.\.'/ },
+	{ operation: 'order.requestHumanReview', what: 'an id with a slash', parameters: { orderId: byId(V) }, good: reviewable, bad: 'abc/def', field: 'Order', problem: /'\/'/ },
+	{ operation: 'order.cancelHumanReview', what: 'an empty id', parameters: { orderId: byId(V) }, good: cancellable, bad: '', field: 'Order', problem: /must not be empty/ },
+	{ operation: 'order.cancelHumanReview', what: 'the id "/"', parameters: { orderId: byId(V) }, good: cancellable, bad: '/', field: 'Order', problem: /'\/'/ },
+	{ operation: 'order.exportXlsx', what: 'an id with ".." and an encoded slash', parameters: { orderId: byId(V) }, good: (s: Sandbox) => s.fixtures.orders.subtitleCompleted, bad: '..%2F', field: 'Order', problem: /'\.\.'/ },
+	{ operation: 'order.exportXlsx', what: 'an empty output field', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted), binaryPropertyName: V }), good: 'data', bad: '', field: 'Put Output File in Field', problem: /^must not be empty$/ },
+	{ operation: 'order.getReviewInfo', what: 'an id climbing back', parameters: { orderId: byId(V) }, good: (s: Sandbox) => s.fixtures.orders.byStatus.qualityCheck, bad: 'x/../y', field: 'Order', problem: /'\/'/ },
+	{ operation: 'order.requestSubtitleEmbedding', what: 'the id ".."', parameters: { orderId: byId(V) }, good: embeddable, bad: '..', field: 'Order', problem: /'\.\.'/ },
+
+	{ operation: 'order.getMany', what: 'limit 0', parameters: { returnAll: false, limit: V }, good: 1, bad: 0, field: 'Limit', problem: /^must be a whole number at least 1, got 0$/ },
+	{ operation: 'order.getMany', what: 'a negative limit', parameters: { returnAll: false, limit: V }, good: 1, bad: -3, field: 'Limit', problem: /got -3$/ },
+	{ operation: 'order.getMany', what: 'a limit that is not a number', parameters: { returnAll: false, limit: V }, good: 1, bad: 'ten', field: 'Limit', problem: /got "ten"$/ },
+	{ operation: 'order.getMany', what: 'a fractional limit', parameters: { returnAll: false, limit: V }, good: 1, bad: 2.5, field: 'Limit', problem: /got 2\.5$/ },
+	{ operation: 'order.getMany', what: 'take 0', parameters: { ...list, options: { pageSize: V } }, good: 10, bad: 0, field: 'Page Size', problem: /^must be a whole number from 1 to 50, got 0$/ },
+	{ operation: 'order.getMany', what: 'take 51', parameters: { ...list, options: { pageSize: V } }, good: 10, bad: 51, field: 'Page Size', problem: /got 51$/ },
+	{ operation: 'order.getMany', what: 'a take that is not a number', parameters: { ...list, options: { pageSize: V } }, good: 10, bad: 'fifty', field: 'Page Size', problem: /got "fifty"$/ },
+	{ operation: 'order.getMany', what: 'no pages at a time', parameters: { ...list, options: { pageConcurrency: V } }, good: 2, bad: 0, field: 'Parallel Page Requests', problem: /from 1 to 10, got 0$/ },
+	{ operation: 'order.getMany', what: 'month 13', parameters: { ...list, filters: { createdFrom: V } }, good: '2025-01-01', bad: '2026-13-45', field: 'Created After', problem: notADate },
+	{ operation: 'order.getMany', what: 'a date in words', parameters: { ...list, filters: { createdFrom: V } }, good: '2025-01-01', bad: 'yesterday', field: 'Created After', problem: notADate },
+	{ operation: 'order.getMany', what: 'a day-first date', parameters: { ...list, filters: { createdTo: V } }, good: '2030-01-31', bad: '31/01/2026', field: 'Created Before', problem: notADate },
+	{ operation: 'order.getMany', what: 'from after to', parameters: { ...list, filters: { createdFrom: V, createdTo: '2026-01-01' } }, good: '2025-12-01', bad: '2026-02-01', field: 'Created After', problem: /^must not be after Created Before/ },
+	{ operation: 'order.getMany', what: 'an unknown type', parameters: { ...list, filters: { type: V } }, good: 'subtitle', bad: 'podcast', field: 'Type', problem: /"podcast" is not one of: .*subtitle/ },
+	{ operation: 'order.getMany', what: 'an unknown status', parameters: { ...list, filters: { statuses: V } }, good: ['completed'], bad: ['completed', 'finished'], field: 'Statuses', problem: /"finished" is not one of: .*completed/ },
+	{ operation: 'order.getMany', what: 'an unknown sort field', parameters: { ...list, options: { orderBy: V } }, good: 'name', bad: 'colour', field: 'Sort By', problem: /"colour" is not one of/ },
+	{ operation: 'order.getMany', what: 'an unknown sort direction', parameters: { ...list, options: { orderDirection: V } }, good: 'asc', bad: 'sideways', field: 'Sort Direction', problem: /"sideways" is not one of: asc, desc$/ },
+
+	{ operation: 'consumption.getMany', what: 'February 30', parameters: { ...list, filters: { from: V } }, good: '2026-02-28', bad: '2026-02-30', field: 'From', problem: notADate },
+	{ operation: 'consumption.getMany', what: 'text as a date', parameters: { ...list, filters: { to: V } }, good: '2030-01-01', bad: 'not a date', field: 'To', problem: notADate },
+	{ operation: 'consumption.getMany', what: 'an hour past 23', parameters: { ...list, filters: { to: V } }, good: '2030-01-01T23:00:00Z', bad: '2026-01-01T25:00:00Z', field: 'To', problem: notADate },
+	{ operation: 'consumption.getMany', what: 'from after to', parameters: { ...list, filters: { from: V, to: '2026-01-01T00:00:00Z' } }, good: '2025-01-01', bad: '2026-01-02', field: 'From', problem: /^must not be after To/ },
+	{ operation: 'consumption.getMany', what: 'an unknown order type', parameters: { ...list, filters: { orderType: V } }, good: 'cc', bad: 'podcast', field: 'Order Type', problem: /"podcast" is not one of/ },
+	{ operation: 'consumption.getMany', what: 'an order id with a slash', parameters: { ...list, filters: { orderId: V } }, good: 'aaaaaaaaaaaaaaaaaaaaaaaa', bad: 'a/b', field: 'Order ID', problem: /'\/'/ },
+	{ operation: 'consumption.getMany', what: 'take 51', parameters: { ...list, options: { pageSize: V } }, good: 50, bad: 51, field: 'Page Size', problem: /got 51$/ },
+	{ operation: 'consumption.getMany', what: 'limit 0', parameters: { returnAll: false, limit: V }, good: 5, bad: 0, field: 'Limit', problem: /got 0$/ },
+	{ operation: 'consumption.getMany', what: 'an unknown sort field', parameters: { ...list, options: { orderBy: V } }, good: 'occurredAt', bad: 'price', field: 'Sort By', problem: /"price" is not one of/ },
+
+	{ operation: 'order.create', what: 'an empty project id', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: '', field: 'Project ID', problem: /must not be empty/ },
+	{ operation: 'order.create', what: 'a project id with a slash', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: 'p/1', field: 'Project ID', problem: /'\/'/ },
+	{ operation: 'order.create', what: 'an empty language code', parameters: createOrder({ targetLanguages: { language: [{ code: V }] } }), good: 'de', bad: '', field: 'Target Languages > Language Code #1', problem: /^must not be empty$/ },
+	{ operation: 'order.create', what: 'a language listed twice', parameters: createOrder({ targetLanguages: { language: [{ code: 'de' }, { code: V }] } }), good: 'fr', bad: 'DE', field: 'Target Languages', problem: /"DE" is listed twice/ },
+	{ operation: 'order.create', what: 'level 2', parameters: createOrder({ level: V }), good: 0, bad: 2, field: 'Level', problem: /must be 0 \(AI only\) or 1 \(human review\), got 2/ },
+	{ operation: 'order.create', what: 'an unknown order type', parameters: createOrder({ orderType: V }), good: 'document', bad: 'podcast', field: 'Order Type', problem: /"podcast" is not one of: .*subtitle/ },
+	{ operation: 'order.create', what: 'a callback that is not a URL', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'not a url', field: 'Callback URL', problem: /is not a valid URL/ },
+	{ operation: 'order.create', what: 'an ftp callback', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'ftp://hooks.example.com/x', field: 'Callback URL', problem: /must start with http/ },
+	{ operation: 'order.create', what: '21 memories', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => [s.fixtures.memories[0]], bad: Array.from({ length: 21 }, (_, index) => `m${index}`), field: 'Memory Names or IDs', problem: /at most 20 memories per order, got 21/ },
+	{ operation: 'order.create', what: 'a memory id with a slash', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => s.fixtures.memories[1], bad: 'm/1', field: 'Memory Names or IDs', problem: /'\/'/ },
+	{ operation: 'order.create', what: 'an unknown subtype', parameters: createOrder({ orderType: 'cc', additionalFields: { orderSubType: V } }), good: 'closedCaption', bad: 'captions', field: 'Subtype', problem: /"captions" is not one of/ },
+	{ operation: 'order.create', what: 'an unknown dubbing style', parameters: createOrder({ orderType: 'aiDubbing', additionalFields: { dubbingStyle: V } }), good: 'overdub', bad: 'karaoke', field: 'Dubbing Style', problem: /"karaoke" is not one of/ },
+
+	{ operation: 'content.import', what: 'an empty target language', parameters: { targetLanguage: V, sourceText: 'Save', targetText: 'Speichern' }, good: 'de', bad: '', field: 'Target Language', problem: /must not be empty/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'a unit without source text', parameters: { targetLanguage: 'de', sourceText: V, targetText: 'Speichern' }, good: 'Save', bad: '', field: 'Source Text', problem: /must not be empty/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'a unit whose target text is blank', parameters: { targetLanguage: 'de', sourceText: 'Save', targetText: V }, good: 'Speichern', bad: '   ', field: 'Target Text', problem: /must not be empty/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'units that are not JSON', parameters: unitsFromField, good: JSON.stringify([{ sourceText: 'a', targetText: 'b' }]), bad: '[{ sourceText: a', field: 'Units', problem: /not JSON/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'no units', parameters: unitsFromField, good: [{ sourceText: 'a', targetText: 'b' }], bad: [], field: 'Units', problem: /the list is empty/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'units as an object', parameters: unitsFromField, good: [{ sourceText: 'a', targetText: 'b' }], bad: { sourceText: 'a' }, field: 'Units', problem: /got an object/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'a unit that is a number', parameters: unitsFromField, good: [{ sourceText: 'a', targetText: 'b' }], bad: [42], field: 'Units > unit 1', problem: /must be an object, got a number/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'a unit missing its target text', parameters: unitsFromField, good: [{ sourceText: 'a', targetText: 'b' }], bad: [{ sourceText: 'a', targetText: 'b' }, { sourceText: 'c' }], field: 'Units > unit 2 targetText', problem: /must not be empty/, readsAllFirst: true },
+	{ operation: 'content.import', what: 'batch size 0', parameters: { targetLanguage: 'de', sourceText: 'Save', targetText: 'Speichern', options: { batchSize: V } }, bad: 0, field: 'Batch Size', problem: /from 1 to 5000, got 0/, nodeWide: true },
+	{ operation: 'content.import', what: 'batch size 5,001', parameters: { targetLanguage: 'de', sourceText: 'Save', targetText: 'Speichern', options: { batchSize: V } }, bad: 5001, field: 'Batch Size', problem: /got 5001/, nodeWide: true },
+
+	{ operation: 'memory.create', what: 'an empty title', parameters: { title: V }, good: 'Glossary', bad: '', field: 'Title', problem: /must not be empty/ },
+	{ operation: 'memory.create', what: 'a blank title', parameters: { title: V }, good: 'Glossary', bad: '  \t ', field: 'Title', problem: /must not be empty/ },
+	{ operation: 'memory.get', what: 'the id ".."', parameters: { memoryId: byId(V) }, good: (s: Sandbox) => s.fixtures.memories[0], bad: '..', field: 'Memory', problem: /'\.\.'/ },
+	{ operation: 'memory.rename', what: 'an id with a slash', parameters: { memoryId: byId(V), title: 'Renamed' }, good: (s: Sandbox) => s.fixtures.memories[1], bad: 'a/b', field: 'Memory', problem: /'\/'/ },
+	{ operation: 'memory.rename', what: 'an empty new title', parameters: (s) => ({ memoryId: byId(s.fixtures.memories[1]), title: V }), good: 'Renamed', bad: '', field: 'New Title', problem: /must not be empty/ },
+	{ operation: 'memory.delete', what: 'the id "/"', parameters: { memoryId: byId(V) }, good: (s: Sandbox) => createMemory(s, 'Doomed'), bad: '/', field: 'Memory', problem: /'\/'/ },
+	{ operation: 'memory.getMany', what: 'limit 0', parameters: { returnAll: false, limit: V }, good: 2, bad: 0, field: 'Limit', problem: /got 0$/ },
+	{ operation: 'memory.getImportJob', what: 'an empty job id', parameters: { jobId: V }, bad: '', field: 'Job ID', problem: /must not be empty/ },
+	{ operation: 'memory.getImportJob', what: 'a job id climbing back', parameters: { jobId: V }, bad: '../x', field: 'Job ID', problem: /'\/'/ },
+	{ operation: 'memory.importItems', what: 'the memory ".."', parameters: { memoryId: byId(V), sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Yes', targetText: 'Oui' }, good: (s: Sandbox) => s.fixtures.memories[0], bad: '..', field: 'Memory', problem: /'\.\.'/, readsAllFirst: true },
+	{ operation: 'memory.importItems', what: 'a unit without its source language', parameters: importUnits({ sourceLanguage: '' }), good: [{ sourceLanguage: 'en', sourceText: 'Yes', targetText: 'Oui' }], bad: [{ sourceText: 'Yes', targetText: 'Oui' }], item: (value) => ({ json: { units: value as IDataObject[] } }), field: 'Units > unit 1 sourceLanguage', problem: /must not be empty/, readsAllFirst: true },
+	{ operation: 'memory.importItems', what: '1,001 units where one request must take them', parameters: importUnits({ options: { unitsPerRequest: V } }), bad: 1001, item: (value) => ({ json: { ...someUnits, value } as IDataObject }), field: 'Units per Request', problem: /from 1 to 1000, got 1001/, nodeWide: true },
+	{ operation: 'memory.importItems', what: 'polling every 0.1 s', parameters: importUnits({ waitForCompletion: true, options: { pollIntervalSeconds: V } }), bad: 0.1, item: (value) => ({ json: { ...someUnits, value } as IDataObject }), field: 'Poll Interval (Seconds)', problem: /at least 0\.5/, nodeWide: true },
+	{ operation: 'memory.importItems', what: 'a timeout of 0', parameters: importUnits({ waitForCompletion: true, options: { timeoutSeconds: V } }), bad: 0, item: (value) => ({ json: { ...someUnits, value } as IDataObject }), field: 'Timeout (Seconds)', problem: /above 0/, nodeWide: true },
+
+	{ operation: 'folder.listDocuments', what: 'the folder ".."', parameters: { folderId: byId(V), returnAll: true }, good: (s: Sandbox) => s.fixtures.folders.writable, bad: '..', field: 'Folder', problem: /'\.\.'/ },
+	{ operation: 'folder.listDocuments', what: 'limit 0', parameters: (s) => ({ folderId: writableFolder(s), returnAll: false, limit: V }), good: 1, bad: 0, field: 'Limit', problem: /got 0$/ },
+	{ operation: 'folder.listDocuments', what: 'a folder link ending in ".."', parameters: { folderId: { __rl: true, mode: 'url', value: V }, returnAll: true }, good: (s: Sandbox) => `https://app.ollang.com/folders/${s.fixtures.folders.writable}`, bad: 'https://app.ollang.com/folders/..', field: 'Folder', problem: /'\.\.'/ },
+	{ operation: 'folder.attachDocument', what: 'a document URL that is not a URL', parameters: (s) => ({ folderId: writableFolder(s), url: V, documentType: 'guideline' }), good: 'https://docs.example.com/a.pdf', bad: 'not a url', field: 'Document URL', problem: /is not a valid URL/ },
+	{ operation: 'folder.attachDocument', what: 'a javascript: URL', parameters: (s) => ({ folderId: writableFolder(s), url: V, documentType: 'guideline' }), good: 'https://docs.example.com/b.pdf', bad: 'javascript:alert(1)', field: 'Document URL', problem: /must start with http/ },
+	{ operation: 'folder.attachDocument', what: 'an unknown document type', parameters: (s) => ({ folderId: writableFolder(s), url: 'https://docs.example.com/c.pdf', documentType: V }), good: 'glossary', bad: 'manual', field: 'Document Type', problem: /"manual" is not one of: .*glossary/ },
+	{ operation: 'folder.attachDocument', what: 'a folder id with a slash', parameters: { folderId: byId(V), url: 'https://docs.example.com/d.pdf', documentType: 'guideline' }, good: (s: Sandbox) => s.fixtures.folders.writable, bad: 'f/1', field: 'Folder', problem: /'\/'/ },
+	{ operation: 'folder.uploadDocument', what: 'a missing binary field', parameters: (s) => ({ folderId: writableFolder(s), binaryPropertyName: 'data', documentType: 'guideline' }), good: true, bad: false, item: (value) => (value ? fileItem('terms')() : { json: {} }), field: 'Input Binary Field', problem: /the item has no binary field "data" \(binary fields present: none\)/ },
+	{ operation: 'folder.uploadDocument', what: 'a file over 50 MB', parameters: (s) => ({ folderId: writableFolder(s), binaryPropertyName: 'data', documentType: 'guideline' }), good: 1024, bad: MAX_FOLDER_DOCUMENT_BYTES + 1, item: (size) => fileItem(Buffer.alloc(Number(size), 0x61))(), field: 'Input Binary Field', problem: /the file "guide\.txt" is 50\.0 MB, over the 50\.0 MB limit/ },
+	{ operation: 'folder.uploadDocument', what: 'an empty file', parameters: (s) => ({ folderId: writableFolder(s), binaryPropertyName: 'data', documentType: 'guideline' }), good: 'terms', bad: '', item: (text) => fileItem(String(text))(), field: 'Input Binary Field', problem: /is empty/ },
+	{ operation: 'folder.uploadDocument', what: 'an unknown document type', parameters: (s) => ({ folderId: writableFolder(s), binaryPropertyName: 'data', documentType: V }), good: 'character_list', bad: 'memo', item: (value) => ({ ...fileItem('names')(), json: { value } as IDataObject }), field: 'Document Type', problem: /"memo" is not one of/ },
+	{ operation: 'folder.removeDocument', what: 'the document id ".."', parameters: (s) => ({ folderId: writableFolder(s), documentId: V }), good: (s: Sandbox) => createFolderDocument(s, 'Removable'), bad: '..', field: 'Document ID', problem: /'\.\.'/ },
+	{ operation: 'folder.removeDocument', what: 'an empty document id', parameters: (s) => ({ folderId: writableFolder(s), documentId: V }), good: (s: Sandbox) => createFolderDocument(s, 'Removable too'), bad: '', field: 'Document ID', problem: /must not be empty/ },
+	{ operation: 'folder.unassignTranslator', what: 'the folder "/"', parameters: { folderId: byId(V) }, good: (s: Sandbox) => s.fixtures.folders.writable, bad: '/', field: 'Folder', problem: /'\/'/ },
+
+	{ operation: 'upload.uploadFile', what: 'a missing binary field', parameters: uploadFile(), good: true, bad: false, item: (value) => (value ? withFile(value) : { json: {} }), field: 'Input Binary Field', problem: /has no binary field "data"/ },
+	{ operation: 'upload.uploadFile', what: 'an empty source language', parameters: uploadFile({ sourceLanguage: V }), good: 'en', bad: '', item: withFile, field: 'Source Language', problem: /must not be empty/ },
+	{ operation: 'upload.uploadFile', what: 'a file name without extension', parameters: uploadFile({ additionalFields: { fileName: V } }), good: 'episode.mp4', bad: 'episode', item: withFile, field: 'File Name', problem: /"episode" has no file extension/ },
+	{ operation: 'upload.uploadFile', what: 'a folder id with a slash', parameters: uploadFile({ additionalFields: { folderId: V } }), good: (s: Sandbox) => s.fixtures.folders.writable, bad: 'a/b', item: withFile, field: 'Folder ID', problem: /'\/'/ },
+	{ operation: 'upload.uploadFile', what: 'a note without details', parameters: uploadFile({ additionalFields: { notes: { note: [{ details: V, timeStamp: '00:00:05' }] } } }), good: 'Speaker changes', bad: '', item: withFile, field: 'Notes > note 1 Details', problem: /must not be empty/ },
+	{ operation: 'upload.uploadFromUrl', what: 'a file URL that is not a URL', parameters: { url: V, size: 1000, sourceLanguage: 'en' }, good: 'https://media.example.com/a.mp4', bad: 'nope', field: 'File URL', problem: /is not a valid URL/ },
+	{ operation: 'upload.uploadFromUrl', what: 'size 0', parameters: { url: 'https://media.example.com/b.mp4', size: V, sourceLanguage: 'en' }, good: 1000, bad: 0, field: 'File Size (Bytes)', problem: /at least 1, got 0/ },
+	{ operation: 'upload.uploadFromUrl', what: 'a size in words', parameters: { url: 'https://media.example.com/c.mp4', size: V, sourceLanguage: 'en' }, good: 1000, bad: 'big', field: 'File Size (Bytes)', problem: /got "big"/ },
+	{ operation: 'upload.uploadFromUrl', what: 'a URL without a file name', parameters: { url: V, size: 1000, sourceLanguage: 'en' }, good: 'https://media.example.com/d.mp4', bad: 'https://media.example.com/', field: 'File URL (file name taken from its last part)', problem: /must not be empty/ },
+	{ operation: 'upload.uploadFromUrl', what: 'a blank source language', parameters: { url: 'https://media.example.com/e.mp4', size: 1000, sourceLanguage: V }, good: 'en', bad: '   ', field: 'Source Language', problem: /must not be empty/ },
+	{ operation: 'upload.uploadFromUrl', what: 'a file name without extension', parameters: { url: 'https://media.example.com/f.mp4', size: 1000, sourceLanguage: 'en', additionalFields: { fileName: V } }, good: 'f.mp4', bad: 'clip', field: 'File Name', problem: /"clip" has no file extension/ },
+];
+
+async function valueOf(value: Value, s: Sandbox): Promise<unknown> {
+	return typeof value === 'function' ? await (value as (sandbox: Sandbox) => unknown)(s) : value;
+}
+
+function nodeParameters(operation: string, parameters: BadInput['parameters'], s: Sandbox): INodeParameters {
+	const [resource, name] = operation.split('.');
+	return { resource, operation: name, ...(typeof parameters === 'function' ? parameters(s) : parameters) };
+}
+
+describe('locally invalid input: a clear error naming the field and the item, and nothing sent', () => {
+	it.each(CASES.map((entry, index) => [`${entry.operation}: ${entry.what}`, entry, index] as [string, BadInput, number]))(
+		'%s',
+		async (_name, entry, index) => {
+			const s = sandbox();
+			// The bad item comes after 0, 1 or 2 good ones (where the case has a good value), so the item index is tested.
+			const position = entry.nodeWide || entry.good === undefined ? 0 : index % 3;
+			const toItem = entry.item ?? ((value: unknown) => ({ json: { value } as IDataObject }));
+			const items: INodeExecutionData[] = [];
+			for (let good = 0; good < position; good++) items.push(toItem(await valueOf(entry.good, s)));
+			items.push(toItem(await valueOf(entry.bad, s)));
+			s.requests.reset();
+
+			const result = await run(s, nodeParameters(entry.operation, entry.parameters, s), { items });
+			const error = errorOf(result);
+			figures.add('bad inputs tried');
+
+			const prefix = `Invalid ${entry.field} (item ${position}): `;
+			expect(error?.name).toBe('NodeOperationError');
+			expect(error?.message.slice(0, prefix.length)).toBe(prefix);
+			expect(error?.message.slice(prefix.length)).toMatch(entry.problem);
+			expect(error?.itemIndex).toBe(position);
+			// Only the good items before it were sent (one request each), or none where all items are read first.
+			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position);
+			figures.add('bad inputs with a clear error before any request for them');
+		},
+	);
+});
+
+describe('ids stay in their path segment: the sandbox receives them percent-encoded', () => {
+	const RISKY_IDS = ['?x=1', '#top', '%2F', '%2e%2e', 'a\\b', ' spaced id ', 'ü', 'a;b=c', '%00', '@host'];
+	const ROUTES: Array<{ operation: string; route: string; parameters: (s: Sandbox, id: string) => INodeParameters; path: (s: Sandbox, id: string) => string }> = [
+		{ operation: 'order.get', route: '/integration/orders/:orderId', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/${id}` },
+		{ operation: 'order.getReviewInfo', route: '/v1/api/client/orders/:orderId/review/info', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/v1/api/client/orders/${id}/review/info` },
+		{ operation: 'memory.get', route: '/integration/memories/:memoryId', parameters: (_s, id) => ({ memoryId: byId(id) }), path: (_s, id) => `/integration/memories/${id}` },
+		{ operation: 'memory.getImportJob', route: '/integration/memories/import-jobs/:jobId', parameters: (_s, id) => ({ jobId: id }), path: (_s, id) => `/integration/memories/import-jobs/${id}` },
+		{ operation: 'folder.listDocuments', route: '/integration/folder/:folderId/docs', parameters: (_s, id) => ({ folderId: byId(id), returnAll: true }), path: (_s, id) => `/integration/folder/${id}/docs` },
+		{ operation: 'folder.removeDocument', route: '/integration/folder/:folderId/docs/:docId', parameters: (s, id) => ({ folderId: byId(s.fixtures.folders.writable), documentId: id }), path: (s, id) => `/integration/folder/${s.fixtures.folders.writable}/docs/${id}` },
+	];
+
+	it.each(ROUTES.map((route) => [route.operation, route] as [string, (typeof ROUTES)[number]]))('%s', async (_name, route) => {
+		const s = sandbox();
+		const received: string[] = [];
+		for (const id of RISKY_IDS) {
+			s.requests.reset();
+			// Given by expression, so the value reaches the node at run time as typed.
+			const result = await run(s, nodeParameters(route.operation, route.parameters(s, `={{ ${JSON.stringify(id)} }}`), s));
+			const [request, ...more] = s.requests.log;
+			received.push(request?.path);
+			figures.add('ids tried that could leave their path segment');
+			const stayed = more.length === 0 && request?.route === route.route && request.path === route.path(s, encodeURIComponent(id.trim()));
+			figures.add('ids that left their path segment (must be 0)', stayed ? 0 : 1);
+			// The service looked the id up and did not find it.
+			expect(errorOf(result)?.httpCode).toBe('404');
+		}
+		expect(received).toEqual(RISKY_IDS.map((id) => route.path(s, encodeURIComponent(id.trim()))));
+		expect(new Set(s.requests.log.map((record) => record.route))).toEqual(new Set([route.route]));
+	});
+});
+
+interface BrokenAnswer {
+	operation: string;
+	what: string;
+	parameters: (s: Sandbox) => INodeParameters;
+	spoil: Spoil;
+	/** The error names the problem. */
+	message: RegExp;
+	/** For actions: what the error must say about whether the request was applied. */
+	claim?: 'mayHaveApplied';
+	/** The node reads all items first and sends one request (the bad answer is to item 0). */
+	single?: boolean;
+}
+
+const huge = () => {
+	// 17 MB of JSON: a list of memories, each with a long title.
+	const memory = JSON.stringify({ id: 'm'.repeat(24), title: 't'.repeat(1000), memoryItemsCount: 0 });
+	const count = Math.ceil((17 * 1024 * 1024) / memory.length);
+	return `[${Array.from({ length: count }, () => memory).join(',')}]`;
+};
+
+const BROKEN_ANSWERS: BrokenAnswer[] = [
+	{ operation: 'order.get', what: 'an HTML page with status 200', parameters: (s) => ({ orderId: byId(s.fixtures.orders.byStatus.completed) }), spoil: spoils.answer(200, 'text/html', '<html><body>Maintenance</body></html>'), message: /expected a JSON body/ },
+	{ operation: 'creditWallet.get', what: 'JSON cut short', parameters: () => ({}), spoil: spoils.answer(200, 'application/json', '{"totalCredits": 12'), message: /expected a JSON body/ },
+	{ operation: 'memory.get', what: 'a connection closed before the promised length', parameters: (s) => ({ memoryId: byId(s.fixtures.memories[0]) }), spoil: spoils.cutShort('{"id": "abc", "ti'), message: /was dropped before an answer arrived .*\(gave up after 4 attempts\)/ },
+	{ operation: 'customInstruction.getSuggestions', what: 'an empty 200', parameters: () => ({}), spoil: spoils.answer(200, 'application/json', ''), message: /expected a JSON body, got an empty answer \(HTTP 200\)/ },
+	{ operation: 'memory.getMany', what: 'an object where a list belongs', parameters: () => ({ returnAll: true }), spoil: spoils.json(200, { unexpected: true }), message: /expected a list of objects/ },
+	{ operation: 'order.get', what: 'a list where an order belongs', parameters: (s) => ({ orderId: byId(s.fixtures.orders.byStatus.completed) }), spoil: spoils.json(200, []), message: /expected an object with id/ },
+	{ operation: 'consumption.getMany', what: 'a page without meta', parameters: () => ({ returnAll: false, limit: 1 }), spoil: spoils.json(200, { data: [] }), message: /expected a page/ },
+	{ operation: 'order.getMany', what: 'a page of numbers', parameters: () => ({ returnAll: false, limit: 1 }), spoil: spoils.json(200, { data: [1, 2], meta: {} }), message: /expected a page/ },
+	{ operation: 'memory.getImportJob', what: 'a job without status', parameters: () => ({ jobId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }), spoil: spoils.json(200, { jobId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }), message: /expected an object with status/ },
+	{ operation: 'memory.getMany', what: 'a 17 MB answer', parameters: () => ({ returnAll: true }), spoil: spoils.answer(200, 'application/json', huge()), message: /expected a JSON answer of at most 16\.0 MB, got 17\.\d MB/ },
+	{ operation: 'order.exportXlsx', what: 'JSON where a file belongs', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted) }), spoil: spoils.json(200, { ok: true }), message: /expected a file/ },
+	{ operation: 'order.exportXlsx', what: 'an empty file', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted) }), spoil: spoils.answer(200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ''), message: /expected a file, got an empty answer/ },
+	{ operation: 'order.getReviewInfo', what: 'a gateway error page, on every attempt', parameters: (s) => ({ orderId: byId(s.fixtures.orders.byStatus.qualityCheck) }), spoil: spoils.answer(502, 'text/html', '<html><h1>502 Bad Gateway</h1></html>'), message: /^The Ollang API answered 502: 502 Bad Gateway \(gave up after 4 attempts\)$/ },
+	{ operation: 'order.create', what: 'a 201 of another shape', parameters: (s) => ({ projectId: s.fixtures.projects.writable, orderType: 'document', level: 0, targetLanguages: { language: [{ code: 'de' }] } }), spoil: spoils.json(201, { created: true }), message: /expected a list of objects/, claim: 'mayHaveApplied' },
+	{ operation: 'upload.uploadFromUrl', what: 'a 201 without projectId', parameters: () => ({ url: 'https://media.example.com/g.mp4', size: 1000, sourceLanguage: 'en' }), spoil: spoils.json(201, { id: 'x' }), message: /expected an object with projectId/, claim: 'mayHaveApplied' },
+	{ operation: 'memory.create', what: 'a 201 of null', parameters: () => ({ title: 'Broken answer' }), spoil: spoils.json(201, null), message: /expected an object with id/, claim: 'mayHaveApplied' },
+	{ operation: 'memory.importItems', what: 'a 201 without jobId', parameters: (s) => ({ memoryId: byId(s.fixtures.memories[0]), sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Yes', targetText: 'Oui' }), spoil: spoils.json(201, { status: 'pending' }), message: /expected an object with jobId/, claim: 'mayHaveApplied', single: true },
+	{ operation: 'order.cancelHumanReview', what: 'a 200 that is not JSON', parameters: (s) => ({ orderId: byId(s.fixtures.orders.level1Ongoing) }), spoil: spoils.answer(200, 'text/plain', 'OK'), message: /expected a JSON body/, claim: 'mayHaveApplied' },
+];
+
+describe('broken answers: a clear error naming the problem and the item', () => {
+	it.each(BROKEN_ANSWERS.map((entry, index) => [`${entry.operation}: ${entry.what}`, entry, index] as [string, BrokenAnswer, number]))(
+		'%s',
+		async (_name, entry, index) => {
+			const s = sandbox();
+			// Items before the spoiled one get the service's real answers; from the spoiled one on, every answer is spoiled.
+			const position = entry.single ? 0 : index % 2;
+			const gateway = await startGateway(s.baseUrl, (requestIndex) => (requestIndex >= position ? entry.spoil : undefined));
+			try {
+				const items = Array.from({ length: position + 1 }, () => ({ json: {} }));
+				const result = await run(s, nodeParameters(entry.operation, entry.parameters, s), { items, baseUrl: gateway.baseUrl });
+				const error = errorOf(result);
+				figures.add('broken answers tried');
+
+				expect(error?.name).toBe('NodeApiError');
+				expect(error?.message).toMatch(entry.message);
+				expect(error?.itemIndex).toBe(position);
+				if (entry.claim) expect(claimOf(error?.description ?? '')).toBe(entry.claim);
+				figures.add('broken answers with a clear error');
+			} finally {
+				await gateway.close();
+			}
+		},
+	);
+});

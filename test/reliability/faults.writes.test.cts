@@ -1,0 +1,143 @@
+// Every action that spends credits or creates something, under faults injected before the service acts and after
+// it acted (the answer lost or replaced): the service's own state must show each item's action applied at most
+// once, a success applied exactly once, and every failed item must say whether its action may have been applied,
+// truthfully ("did not act" only when nothing was applied).
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { FaultRule, Sandbox } from '../../sandbox/index.cts';
+import { run, useSandbox } from '../node/setup.cts';
+import { claimOf, errorOf, Figures } from './helpers.cts';
+import type { Claim } from './helpers.cts';
+import { ACTIONS, markedItem } from './operations.cts';
+import type { OperationCase } from './operations.cts';
+
+const sandbox = useSandbox();
+const figures = new Figures('Reliability: actions under faults before and after the service acts');
+
+interface Schedule {
+	name: string;
+	rules: FaultRule[];
+}
+
+const status = (code: number, when: 'before' | 'after'): FaultRule => ({ kind: 'status', status: code, retryAfterSeconds: 0, when });
+
+// A 429 means the service did not take the request, so it is only ever injected before the service acts.
+const SCHEDULES: Schedule[] = [
+	{ name: 'no fault', rules: [] },
+	{ name: '429 before, once', rules: [{ ...status(429, 'before'), times: 1 }] },
+	{ name: '429 before, on every attempt', rules: [status(429, 'before')] },
+	...[500, 502, 503, 504].map((code) => ({ name: `${code} before`, rules: [status(code, 'before')] })),
+	{ name: 'dropped before', rules: [{ kind: 'drop', when: 'before' }] },
+	...[500, 502, 503, 504].map((code) => ({ name: `${code} after`, rules: [status(code, 'after')] })),
+	{ name: 'dropped after', rules: [{ kind: 'drop', when: 'after' }] },
+	{ name: '429 before once, then dropped after', rules: [{ ...status(429, 'before'), times: 1 }, { kind: 'drop', when: 'after' }] },
+];
+
+interface Round {
+	name: string;
+	/** Probability of each fault rule firing on a request. */
+	probability: number;
+	continueOnFail: boolean;
+}
+
+const ROUNDS: Round[] = [
+	{ name: 'every request meets the fault', probability: 1, continueOnFail: true },
+	{ name: 'half the requests meet it', probability: 0.5, continueOnFail: true },
+	{ name: 'half the requests meet it, again', probability: 0.5, continueOnFail: true },
+	{ name: 'half the requests meet it, stopping at the first error', probability: 0.5, continueOnFail: false },
+];
+
+const ITEMS_PER_RUN = 2;
+
+type ItemOutcome = 'succeeded' | Claim | 'not attempted';
+
+interface Violation {
+	schedule: string;
+	round: string;
+	item: number;
+	outcome: ItemOutcome;
+	applied: number;
+	message?: string;
+}
+
+let runNumber = 0;
+
+/** How many requests to a path reached the service's handler: those without a fault, or with one after the handler. */
+function reachedServiceCounter(s: Sandbox, schedule: Schedule): (path: string) => number {
+	const afterKinds = new Set(schedule.rules.filter((rule) => rule.when === 'after').map((rule) => rule.kind));
+	return (path) =>
+		s.requests.log.filter((record) => record.path === path && (record.fault === undefined || afterKinds.has(record.fault)))
+			.length;
+}
+
+function outputFor(items: INodeExecutionData[], itemIndex: number): IDataObject | undefined {
+	const found = items.find((item) => {
+		const paired = item.pairedItem;
+		if (Array.isArray(paired)) return paired.some((entry) => entry.item === itemIndex);
+		return typeof paired === 'object' && paired !== null && paired.item === itemIndex;
+	});
+	return found?.json;
+}
+
+/** One run of the action on fresh items under one schedule; returns the violations found. */
+async function runOnce(s: Sandbox, operation: OperationCase, schedule: Schedule, round: Round): Promise<Violation[]> {
+	const number = ++runNumber;
+	const items = [];
+	for (let index = 0; index < ITEMS_PER_RUN; index++) {
+		items.push(await markedItem(operation, s, `w${number}x${index}`));
+	}
+	s.requests.reset();
+	schedule.rules.forEach((rule) => s.faults.add({ ...rule, probability: round.probability }));
+	const result = await run(s, operation.parameters(s), { items, continueOnFail: round.continueOnFail });
+	s.faults.clear();
+
+	const reachedService = reachedServiceCounter(s, schedule);
+	const stopped = errorOf(result);
+	const violations: Violation[] = [];
+	items.forEach((item, index) => {
+		const applied = (operation.applied as NonNullable<OperationCase['applied']>)(s, item.json, reachedService);
+		let outcome: ItemOutcome;
+		let message: string | undefined;
+		if (stopped) {
+			// The node stopped at one item's error: the items before it succeeded, the ones after were not sent.
+			const failedAt = stopped.itemIndex ?? 0;
+			message = stopped.message;
+			outcome = index < failedAt ? 'succeeded' : index === failedAt ? claimOf(stopped.description) : 'not attempted';
+		} else {
+			const json = outputFor(result.items, index);
+			if (json === undefined) throw new Error(`${operation.name}: no output for item ${index}`);
+			const details = (json.details ?? {}) as IDataObject;
+			message = json.error === undefined ? undefined : String(json.error);
+			outcome = json.error === undefined ? 'succeeded' : claimOf(String(details.description ?? ''));
+		}
+		figures.add('item actions');
+		figures.add(`item outcome: ${outcome}${outcome === 'mayHaveApplied' ? ` (applied ${applied})` : ''}`);
+		figures.add('actions applied more than once (must be 0)', applied > 1 ? 1 : 0);
+		const truthful =
+			applied <= 1 &&
+			(outcome === 'succeeded'
+				? applied === 1
+				: outcome === 'notApplied' || outcome === 'not attempted'
+					? applied === 0
+					: outcome === 'mayHaveApplied');
+		if (!truthful) violations.push({ schedule: schedule.name, round: round.name, item: index, outcome, applied, message });
+	});
+	figures.add('runs');
+	return violations;
+}
+
+describe.each(ACTIONS.filter((operation) => operation.applied).map((operation) => [operation.name, operation] as [string, OperationCase]))(
+	'%s',
+	(_name, operation) => {
+		it('applies each item at most once under every fault schedule, and every failure says whether it may have been applied', async () => {
+			const s = sandbox();
+			const violations: Violation[] = [];
+			for (const schedule of SCHEDULES) {
+				for (const round of ROUNDS) violations.push(...(await runOnce(s, operation, schedule, round)));
+				if (schedule.rules.length > 0) figures.add('actions x fault schedules tried');
+			}
+			figures.add('items with an untruthful or unclear outcome (must be 0)', violations.length);
+
+			expect(violations).toEqual([]);
+		});
+	},
+);

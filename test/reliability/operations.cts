@@ -1,0 +1,304 @@
+// Every operation of the Ollang node, each with parameters and a way to make an input item that succeeds against
+// the sandbox. Parameters read the item's json, so several items (each with its own marker) share one node.
+// Actions (requests sent at most once) also say how often the service applied the action of an item, read from
+// the sandbox's own state.
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { Sandbox } from '../../sandbox/index.cts';
+import { binaryInputItem } from '../harness/engine.cts';
+import { byId } from '../node/setup.cts';
+import { call } from '../sandbox/helpers.cts';
+
+export type OperationKind = 'read' | 'idempotentWrite' | 'action';
+
+export interface OperationCase {
+	/** resource.operation */
+	name: string;
+	kind: OperationKind;
+	parameters(sandbox: Sandbox): INodeParameters;
+	/** An input item that succeeds; what it creates carries the marker. May prepare the sandbox (a fresh order). */
+	item(sandbox: Sandbox, marker: string): Promise<INodeExecutionData>;
+	/**
+	 * Actions: how many times the service applied the action of this item, from the sandbox's state, or where the
+	 * state keeps no count, from `reachedService(path)`: the requests to that path the service's handler ran for.
+	 */
+	applied?(sandbox: Sandbox, json: IDataObject, reachedService: (path: string) => number): number;
+}
+
+const fromJson = (field: string) => `={{ $json.${field} }}`;
+
+function node(resource: string, operation: string, extra: INodeParameters = {}): INodeParameters {
+	return { resource, operation, ...extra };
+}
+
+const jsonItem = async (json: IDataObject): Promise<INodeExecutionData> => ({ json });
+
+/** Makes a memory through the API, for operations that change or remove one. */
+export async function createMemory(sandbox: Sandbox, title: string): Promise<string> {
+	const response = await call(sandbox, 'POST', '/integration/memories', { body: { title } });
+	if (response.status !== 201) throw new Error(`could not create a memory: ${response.text}`);
+	return String(response.body.id);
+}
+
+/** Queues an import job through the API and returns its id. */
+export async function createImportJob(sandbox: Sandbox, memoryId: string, sourceText: string): Promise<string> {
+	const response = await call(sandbox, 'POST', `/integration/memories/${memoryId}/items/import`, {
+		body: { items: [{ sourceLanguage: 'en', targetLanguage: 'fr', sourceText, targetText: `${sourceText} (fr)` }] },
+	});
+	if (response.status !== 201) throw new Error(`could not queue an import job: ${response.text}`);
+	return String(response.body.jobId);
+}
+
+/** Attaches a folder document through the API and returns its id. */
+export async function createFolderDocument(sandbox: Sandbox, name: string): Promise<string> {
+	const folderId = sandbox.fixtures.folders.writable;
+	const response = await call(sandbox, 'POST', `/integration/folder/${folderId}/docs`, {
+		body: { url: `https://docs.example.com/${name}.pdf`, type: 'guideline', name },
+	});
+	if (response.status !== 201) throw new Error(`could not attach a folder document: ${response.text}`);
+	return String(response.body.id);
+}
+
+function ledgerCount(sandbox: Sandbox, orderId: unknown, kind: 'humanReview' | 'humanReviewRefund'): number {
+	return sandbox.state.wallet.ledger.filter((entry) => entry.orderId === orderId && entry.kind === kind).length;
+}
+
+function count<T>(values: Iterable<T>, test: (value: T) => boolean): number {
+	let total = 0;
+	for (const value of values) if (test(value)) total++;
+	return total;
+}
+
+const orderById = { orderId: byId(fromJson('orderId')) };
+const writableFolder = (sandbox: Sandbox) => byId(sandbox.fixtures.folders.writable);
+
+export const READS: OperationCase[] = [
+	{
+		name: 'order.get',
+		kind: 'read',
+		parameters: () => node('order', 'get', orderById),
+		item: async (sandbox) => ({ json: { orderId: sandbox.fixtures.orders.byStatus.completed } }),
+	},
+	{
+		name: 'order.getMany',
+		kind: 'read',
+		// Six pages of ten, four at a time: faults land on page 1 and on the concurrent pages.
+		parameters: () => node('order', 'getMany', { returnAll: true, options: { pageSize: 10 } }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'order.exportXlsx',
+		kind: 'read',
+		parameters: () => node('order', 'exportXlsx', orderById),
+		item: async (sandbox) => ({ json: { orderId: sandbox.fixtures.orders.subtitleCompleted } }),
+	},
+	{
+		name: 'order.getReviewInfo',
+		kind: 'read',
+		parameters: () => node('order', 'getReviewInfo', orderById),
+		item: async (sandbox) => ({ json: { orderId: sandbox.fixtures.orders.byStatus.qualityCheck } }),
+	},
+	{
+		name: 'consumption.getMany',
+		kind: 'read',
+		parameters: () => node('consumption', 'getMany', { returnAll: true, options: { pageSize: 50 } }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'creditWallet.get',
+		kind: 'read',
+		parameters: () => node('creditWallet', 'get'),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'customInstruction.getSuggestions',
+		kind: 'read',
+		parameters: () => node('customInstruction', 'getSuggestions'),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'memory.get',
+		kind: 'read',
+		parameters: () => node('memory', 'get', { memoryId: byId(fromJson('memoryId')) }),
+		item: async (sandbox) => ({ json: { memoryId: sandbox.fixtures.memories[0] } }),
+	},
+	{
+		name: 'memory.getMany',
+		kind: 'read',
+		parameters: () => node('memory', 'getMany', { returnAll: true }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'memory.getImportJob',
+		kind: 'read',
+		parameters: () => node('memory', 'getImportJob', { jobId: fromJson('jobId') }),
+		item: async (sandbox, marker) => ({
+			json: { jobId: await createImportJob(sandbox, sandbox.fixtures.memories[0], marker) },
+		}),
+	},
+	{
+		name: 'folder.listDocuments',
+		kind: 'read',
+		parameters: (sandbox) => node('folder', 'listDocuments', { folderId: writableFolder(sandbox), returnAll: true }),
+		item: () => jsonItem({}),
+	},
+];
+
+export const IDEMPOTENT_WRITES: OperationCase[] = [
+	{
+		name: 'memory.rename',
+		kind: 'idempotentWrite',
+		parameters: () => node('memory', 'rename', { memoryId: byId(fromJson('memoryId')), title: fromJson('title') }),
+		item: async (sandbox, marker) => ({ json: { memoryId: sandbox.fixtures.memories[1], title: `Renamed ${marker}` } }),
+	},
+	{
+		name: 'folder.unassignTranslator',
+		kind: 'idempotentWrite',
+		parameters: (sandbox) => node('folder', 'unassignTranslator', { folderId: writableFolder(sandbox) }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'content.import',
+		kind: 'idempotentWrite',
+		parameters: () =>
+			node('content', 'import', { targetLanguage: 'de', sourceText: fromJson('sourceText'), targetText: fromJson('targetText') }),
+		item: async (_sandbox, marker) => ({ json: { sourceText: `Save ${marker}`, targetText: `Speichern ${marker}` } }),
+	},
+];
+
+export const ACTIONS: OperationCase[] = [
+	{
+		name: 'order.create',
+		kind: 'action',
+		// The callback URL carries the marker, so the orders an item created can be counted.
+		parameters: () =>
+			node('order', 'create', {
+				projectId: fromJson('projectId'),
+				orderType: 'subtitle',
+				level: 0,
+				targetLanguages: { language: [{ code: 'de', isRush: false }] },
+				additionalFields: { callbackUrl: fromJson('callbackUrl') },
+			}),
+		item: async (sandbox, marker) => ({
+			json: { projectId: sandbox.fixtures.projects.writable, callbackUrl: `https://hooks.example.com/${marker}` },
+		}),
+		applied: (sandbox, json) => count(sandbox.state.orders.values(), (order) => order.options.callbackUrl === json.callbackUrl),
+	},
+	{
+		name: 'order.requestHumanReview',
+		kind: 'action',
+		parameters: () => node('order', 'requestHumanReview', orderById),
+		item: async (sandbox) => {
+			const [order] = sandbox.simulate.createOrders(1, { status: 'completed', level: 0, progress: false });
+			return { json: { orderId: order.id } };
+		},
+		applied: (sandbox, json) => ledgerCount(sandbox, json.orderId, 'humanReview'),
+	},
+	{
+		name: 'order.cancelHumanReview',
+		kind: 'action',
+		parameters: () => node('order', 'cancelHumanReview', orderById),
+		item: async (sandbox) => {
+			const [order] = sandbox.simulate.createOrders(1, { status: 'ongoing', level: 1, progress: false });
+			return { json: { orderId: order.id } };
+		},
+		applied: (sandbox, json) => ledgerCount(sandbox, json.orderId, 'humanReviewRefund'),
+	},
+	{
+		name: 'order.requestSubtitleEmbedding',
+		kind: 'action',
+		parameters: () => node('order', 'requestSubtitleEmbedding', orderById),
+		item: async (sandbox) => {
+			const [order] = sandbox.simulate.createOrders(1, { type: 'subtitle', status: 'completed', progress: false });
+			return { json: { orderId: order.id } };
+		},
+		// The order keeps only the latest request, so the requests its handler ran for are the applications.
+		applied: (_sandbox, json, reachedService) => reachedService(`/integration/orders/${String(json.orderId)}/subtitle-embedding`),
+	},
+	{
+		name: 'upload.uploadFile',
+		kind: 'action',
+		parameters: () =>
+			node('upload', 'uploadFile', { binaryPropertyName: 'data', sourceLanguage: 'en', additionalFields: { name: fromJson('marker') } }),
+		item: async (_sandbox, marker) => binaryInputItem(`video bytes of ${marker}`, { fileName: 'clip.mp4', mimeType: 'video/mp4', json: { marker } }),
+		applied: (sandbox, json) => count(sandbox.state.projects.values(), (project) => project.name === json.marker),
+	},
+	{
+		name: 'upload.uploadFromUrl',
+		kind: 'action',
+		parameters: () => node('upload', 'uploadFromUrl', { url: fromJson('url'), size: 2048, sourceLanguage: 'en' }),
+		item: async (_sandbox, marker) => ({ json: { marker, url: `https://media.example.com/${marker}.mp4` } }),
+		// The project is named after the file name without its extension.
+		applied: (sandbox, json) => count(sandbox.state.projects.values(), (project) => project.name === json.marker),
+	},
+	{
+		name: 'memory.importItems',
+		kind: 'action',
+		parameters: () =>
+			node('memory', 'importItems', {
+				memoryId: byId(fromJson('memoryId')),
+				sourceLanguage: 'en',
+				targetLanguage: 'fr',
+				sourceText: fromJson('sourceText'),
+				targetText: fromJson('targetText'),
+			}),
+		// Each item names its own memory, so each is its own job.
+		item: async (sandbox, marker) => ({
+			json: { memoryId: await createMemory(sandbox, `Import target ${marker}`), sourceText: marker, targetText: `${marker} (fr)` },
+		}),
+		applied: (sandbox, json) => count(sandbox.state.importJobs.values(), (job) => job.memoryId === json.memoryId),
+	},
+	{
+		name: 'memory.create',
+		kind: 'action',
+		parameters: () => node('memory', 'create', { title: fromJson('marker') }),
+		item: () => jsonItem({}),
+		applied: (sandbox, json) => count(sandbox.state.memories.values(), (memory) => memory.title === json.marker),
+	},
+	{
+		name: 'folder.attachDocument',
+		kind: 'action',
+		parameters: (sandbox) =>
+			node('folder', 'attachDocument', {
+				folderId: writableFolder(sandbox),
+				url: fromJson('url'),
+				documentType: 'guideline',
+				additionalFields: { name: fromJson('marker') },
+			}),
+		item: async (_sandbox, marker) => ({ json: { marker, url: `https://docs.example.com/${marker}.pdf` } }),
+		applied: (sandbox, json) => count(sandbox.state.folderDocs.values(), (doc) => doc.name === json.marker),
+	},
+	{
+		name: 'folder.uploadDocument',
+		kind: 'action',
+		parameters: (sandbox) =>
+			node('folder', 'uploadDocument', {
+				folderId: writableFolder(sandbox),
+				binaryPropertyName: 'data',
+				documentType: 'glossary',
+				additionalFields: { name: fromJson('marker') },
+			}),
+		item: async (_sandbox, marker) =>
+			binaryInputItem(`term;translation\n${marker};${marker}`, { fileName: 'glossary.txt', mimeType: 'text/plain', json: { marker } }),
+		applied: (sandbox, json) => count(sandbox.state.folderDocs.values(), (doc) => doc.name === json.marker),
+	},
+	{
+		name: 'memory.delete',
+		kind: 'action',
+		parameters: () => node('memory', 'delete', { memoryId: byId(fromJson('memoryId')) }),
+		item: async (sandbox, marker) => ({ json: { memoryId: await createMemory(sandbox, `Doomed ${marker}`) } }),
+	},
+	{
+		name: 'folder.removeDocument',
+		kind: 'action',
+		parameters: (sandbox) => node('folder', 'removeDocument', { folderId: writableFolder(sandbox), documentId: fromJson('documentId') }),
+		item: async (sandbox, marker) => ({ json: { documentId: await createFolderDocument(sandbox, `Doomed ${marker}`) } }),
+	},
+];
+
+export const ALL_OPERATIONS: OperationCase[] = [...READS, ...IDEMPOTENT_WRITES, ...ACTIONS];
+
+/** Items with a marker in their json, so applied() can find what each created. */
+export async function markedItem(operation: OperationCase, sandbox: Sandbox, marker: string): Promise<INodeExecutionData> {
+	const item = await operation.item(sandbox, marker);
+	return { ...item, json: { marker, ...item.json } };
+}
