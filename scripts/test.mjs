@@ -1,38 +1,95 @@
-// `npm test`: installs what the tests need, then lint, build, typecheck and every jest suite.
-// Ends with one "N passed, N failed" line so CI can read the outcome.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// `npm test`: installs what the tests need, then lint, build, typecheck, every jest suite, and the end-to-end suite
+// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process).
+// Ends with one "N passed, N failed" line over both runners so CI can read the outcome.
+//
+//   npm test [-- <jest arguments>]   e.g. npm test -- test/sandbox
+//   npm test -- --skip-e2e           lint, build, typecheck and jest only
+//   npm test -- --e2e-only           the end-to-end suite only
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevDependencies, repoRoot } from './lib/dev-dependencies.mjs';
 import { run } from './lib/run.mjs';
+import { ensureRuntime } from './n8n/runtime.mjs';
 
 const started = Date.now();
 const step = (name) => console.log(`\n== ${name} (${((Date.now() - started) / 1000).toFixed(0)} s) ==`);
+const args = process.argv.slice(2);
+const skipE2e = args.includes('--skip-e2e');
+const e2eOnly = args.includes('--e2e-only');
+const jestArgs = args.filter((arg) => arg !== '--skip-e2e' && arg !== '--e2e-only');
+const E2E_DIR = join(repoRoot, 'test', 'e2e');
+const reportDir = mkdtempSync(join(tmpdir(), 'ollang-test-'));
+
+/** Runs jest; returns its counts from its JSON report. */
+function runJest() {
+	const report = join(reportDir, 'jest.json');
+	let exitedWithFailure = false;
+	try {
+		run('npx', ['jest', '--ci', '--maxWorkers=2', '--json', `--outputFile=${report}`, ...jestArgs], { cwd: repoRoot });
+	} catch {
+		exitedWithFailure = true;
+	}
+	if (!existsSync(report)) return { passed: 0, failed: 1, suites: 0, ok: false };
+	const results = JSON.parse(readFileSync(report, 'utf8'));
+	return {
+		passed: results.numPassedTests,
+		failed: results.numFailedTests,
+		suites: results.numTotalTestSuites,
+		ok: !exitedWithFailure && results.success && results.numTotalTests > 0,
+	};
+}
+
+/**
+ * Runs the end-to-end files with node's test runner through tsx, two files at a time (the trigger file mostly
+ * waits for n8n's once-a-minute polls). The spec report goes to the terminal, a TAP copy is read for the counts.
+ */
+async function runEndToEnd() {
+	step('n8n runtime: Node 24 + n8n, installed once into the cache (the first install takes about 5 minutes)');
+	await ensureRuntime();
+	step('end-to-end: a real n8n with the packed package, and the sandbox (node --test through tsx)');
+	const files = readdirSync(E2E_DIR)
+		.filter((name) => name.endsWith('.test.mts'))
+		.sort()
+		.map((name) => join('test', 'e2e', name));
+	const tap = join(reportDir, 'e2e.tap');
+	let exitedWithFailure = false;
+	try {
+		run(
+			join(repoRoot, 'node_modules', '.bin', 'tsx'),
+			['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+			{ cwd: repoRoot },
+		);
+	} catch {
+		exitedWithFailure = true;
+	}
+	const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+	const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? NaN);
+	const [passed, failed, cancelled] = [count('pass'), count('fail'), count('cancelled')];
+	if (Number.isNaN(passed)) return { passed: 0, failed: 1, suites: files.length, ok: false };
+	return { passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0 };
+}
 
 try {
 	step('dependencies');
 	ensureDevDependencies();
-	step('lint: n8n strict community-node rules');
-	run('npx', ['n8n-node', 'lint'], { cwd: repoRoot });
-	step('build: n8n-node build');
-	run('npx', ['n8n-node', 'build'], { cwd: repoRoot });
-	step('typecheck: sandbox, tests and tools');
-	run('npx', ['tsc', '-p', 'tsconfig.dev.json'], { cwd: repoRoot });
-	step('jest');
-	const report = join(mkdtempSync(join(tmpdir(), 'ollang-jest-')), 'report.json');
-	let jestFailed = false;
-	try {
-		run('npx', ['jest', '--ci', '--maxWorkers=2', '--json', `--outputFile=${report}`, ...process.argv.slice(2)], {
-			cwd: repoRoot,
-		});
-	} catch {
-		jestFailed = true;
+	const outcomes = [];
+	if (!e2eOnly) {
+		step('lint: n8n strict community-node rules');
+		run('npx', ['n8n-node', 'lint'], { cwd: repoRoot });
+		step('build: n8n-node build');
+		run('npx', ['n8n-node', 'build'], { cwd: repoRoot });
+		step('typecheck: sandbox, tests and tools');
+		run('npx', ['tsc', '-p', 'tsconfig.dev.json'], { cwd: repoRoot });
+		step('jest');
+		outcomes.push({ runner: 'jest', ...runJest() });
 	}
-	const results = JSON.parse(readFileSync(report, 'utf8'));
+	if (!skipE2e) outcomes.push({ runner: 'end-to-end', ...(await runEndToEnd()) });
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
-	console.log(`\nnpm test took ${seconds} s; ${results.numTotalTestSuites} suites`);
-	console.log(`${results.numPassedTests} passed, ${results.numFailedTests} failed`);
-	if (jestFailed || results.numFailedTests > 0 || results.numTotalTests === 0 || !results.success) process.exit(1);
+	console.log(`\nnpm test took ${seconds} s; ${outcomes.map((outcome) => `${outcome.runner}: ${outcome.suites} suites, ${outcome.passed} passed, ${outcome.failed} failed`).join('; ')}`);
+	const total = (key) => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
+	console.log(`${total('passed')} passed, ${total('failed')} failed`);
+	if (outcomes.some((outcome) => !outcome.ok)) process.exit(1);
 } catch (error) {
 	console.error(`\nnpm test failed: ${error.message}`);
 	process.exit(1);

@@ -275,11 +275,22 @@ export function n8nEnv(runtime, userFolder, extra = {}) {
 	};
 }
 
-/** Runs one n8n CLI command to completion; its output is returned, and shown only if it fails. */
-export async function runN8n(userFolder, args, { env: extraEnv, label } = {}) {
+/**
+ * Runs one n8n CLI command to completion; its output is returned, and shown only if it fails. Options (also taken
+ * by the functions below that run a command): `env` adds to n8n's environment; `onOutput({ label, stdout, stderr })`
+ * receives the command's output whether it succeeded or not (end-to-end tests keep it to scan for secrets).
+ */
+export async function runN8n(userFolder, args, { env: extraEnv, label = `n8n ${args.join(' ')}`, onOutput } = {}) {
 	const runtime = await ensureRuntime();
 	const env = n8nEnv(runtime, userFolder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extraEnv });
-	return await runCommand(runtime.nodeBin, [runtime.n8nBin, ...args], { env, label: label ?? `n8n ${args.join(' ')}` });
+	try {
+		const result = await runCommand(runtime.nodeBin, [runtime.n8nBin, ...args], { env, label });
+		onOutput?.({ label, stdout: result.stdout, stderr: result.stderr });
+		return result;
+	} catch (error) {
+		onOutput?.({ label, stdout: error.stdout ?? '', stderr: error.stderr ?? '' });
+		throw error;
+	}
 }
 
 /** What a user gets from `npm pack`: the package name, version and the files n8n will load. */
@@ -443,13 +454,13 @@ async function withTempJson(content, work) {
  * Imports credentials: `creds` is an array of `{ id, name, type, data }` with plain-object `data`, which n8n
  * encrypts on import. Importing an id that exists replaces it.
  */
-export async function importCredentials(userFolder, creds) {
+export async function importCredentials(userFolder, creds, options = {}) {
 	if (creds.length === 0) return;
-	await withTempJson(creds, (file) => runN8n(userFolder, ['import:credentials', `--input=${file}`], { label: `n8n import:credentials (${creds.length})` }));
+	await withTempJson(creds, (file) => runN8n(userFolder, ['import:credentials', `--input=${file}`], { ...options, label: `n8n import:credentials (${creds.length})` }));
 }
 
 /** Imports workflow JSON files (each one workflow or an array); returns the ids found in them. */
-export async function importWorkflows(userFolder, files) {
+export async function importWorkflows(userFolder, files, options = {}) {
 	if (files.length === 0) return [];
 	const ids = [];
 	const dir = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-workflows-'));
@@ -460,7 +471,7 @@ export async function importWorkflows(userFolder, files) {
 			// --separate reads every *.json of one folder; numbered copies keep files of the same name apart.
 			copyFileSync(file, path.join(dir, `${index}-${path.basename(file)}`));
 		});
-		await runN8n(userFolder, ['import:workflow', '--separate', `--input=${dir}`], { label: `n8n import:workflow (${files.length} files)` });
+		await runN8n(userFolder, ['import:workflow', '--separate', `--input=${dir}`], { ...options, label: `n8n import:workflow (${files.length} files)` });
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -468,19 +479,19 @@ export async function importWorkflows(userFolder, files) {
 }
 
 /** Publishes (activates) a workflow so a running `n8n start` schedules its triggers. Do it before starting n8n. */
-export async function publishWorkflow(userFolder, id) {
-	await runN8n(userFolder, ['publish:workflow', `--id=${id}`], { label: `n8n publish:workflow --id=${id}` });
+export async function publishWorkflow(userFolder, id, options = {}) {
+	await runN8n(userFolder, ['publish:workflow', `--id=${id}`], { ...options, label: `n8n publish:workflow --id=${id}` });
 }
 
 /**
  * `n8n execute --id --rawOutput`: returns the run (`{ data: { resultData: { runData, ... } }, status, ... }`).
  * A failed run throws an Error carrying `run` (the same shape, with `data.resultData.error`) and `output`.
  */
-export async function executeWorkflow(userFolder, id) {
+export async function executeWorkflow(userFolder, id, options = {}) {
 	let output;
 	let failure;
 	try {
-		const result = await runN8n(userFolder, ['execute', `--id=${id}`, '--rawOutput'], { label: `n8n execute --id=${id}` });
+		const result = await runN8n(userFolder, ['execute', `--id=${id}`, '--rawOutput'], { ...options, label: `n8n execute --id=${id}` });
 		output = result.stdout;
 	} catch (error) {
 		failure = error;
@@ -518,9 +529,13 @@ function findRunJson(output) {
 	return undefined;
 }
 
+/** A module of n8n's own dependency tree, as n8n itself resolves it. */
+function requireFromN8n(runtime, name) {
+	return createRequire(path.join(runtime.paths.n8nPrefix, 'node_modules', 'n8n', 'package.json'))(name);
+}
+
 function bcryptHash(runtime, password) {
-	const requireFromN8n = createRequire(path.join(runtime.paths.n8nPrefix, 'node_modules', 'n8n', 'package.json'));
-	return requireFromN8n('bcryptjs').hashSync(password, 10);
+	return requireFromN8n(runtime, 'bcryptjs').hashSync(password, 10);
 }
 
 /**
@@ -592,6 +607,29 @@ export async function listLoadedNodeTypes(baseUrl, cookie) {
 	if (!response.ok) throw new Error(`GET /types/nodes.json: HTTP ${response.status}`);
 	const nodes = await response.json();
 	return [...new Set(nodes.map((node) => node.name))];
+}
+
+async function getRestData(baseUrl, cookie, pathname) {
+	const response = await fetch(new URL(pathname, baseUrl), { headers: { cookie } });
+	if (!response.ok) throw new Error(`GET ${pathname}: HTTP ${response.status} ${await response.text()}`);
+	return (await response.json()).data;
+}
+
+/**
+ * The executions of one workflow in a running n8n (signed in), oldest first: each is the execution's summary
+ * (`id`, `mode`, `status`, `startedAt`, ...) with `data` holding its run data (`resultData.runData`), which n8n
+ * serves in its `flatted` encoding and is decoded here with n8n's own copy of that library.
+ */
+export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
+	const { parse } = requireFromN8n(await ensureRuntime(), 'flatted');
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const { results } = await getRestData(baseUrl, cookie, `/rest/executions?filter=${filter}&limit=${limit}`);
+	const executions = [];
+	for (const summary of [...results].sort((a, b) => Number(a.id) - Number(b.id))) {
+		const detail = await getRestData(baseUrl, cookie, `/rest/executions/${summary.id}`);
+		executions.push({ ...summary, data: parse(detail.data) });
+	}
+	return executions;
 }
 
 const CLI_USAGE = `usage: node scripts/n8n/runtime.mjs <command>

@@ -1,0 +1,152 @@
+// Types of runtime.mjs for the TypeScript that imports it (the end-to-end tests). Keep in step with runtime.mjs.
+import type { ChildProcess } from 'node:child_process';
+
+export const NODE_VERSION: string;
+export const N8N_VERSION: string;
+export const REPO_ROOT: string;
+export const N8N_ENCRYPTION_KEY: string;
+
+export interface RuntimePaths {
+	dir: string;
+	nodeHome: string;
+	nodeBin: string;
+	n8nPrefix: string;
+	n8nBin: string;
+	marker: string;
+}
+
+export interface Runtime {
+	nodeBin: string;
+	n8nBin: string;
+	env: NodeJS.ProcessEnv;
+	paths: RuntimePaths;
+}
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName?: string;
+	lastName?: string;
+}
+
+export const LOCAL_OWNER: Readonly<Required<Owner>>;
+
+export function cacheRoot(): string;
+export function runtimePaths(root?: string): RuntimePaths;
+export function ensureRuntime(): Promise<Runtime>;
+export function n8nEnv(runtime: Runtime, userFolder: string, extra?: Record<string, string>): NodeJS.ProcessEnv;
+
+export interface CommandOutput {
+	label: string;
+	stdout: string;
+	stderr: string;
+}
+
+/** Options of every function that runs an n8n CLI command. */
+export interface N8nCommandOptions {
+	/** Added to n8n's environment. */
+	env?: Record<string, string>;
+	/** Receives the command's output, whether it succeeded or not. */
+	onOutput?: (output: CommandOutput) => void;
+}
+
+export function runN8n(
+	userFolder: string,
+	args: string[],
+	options?: N8nCommandOptions & { label?: string },
+): Promise<{ stdout: string; stderr: string; elapsedMs: number }>;
+
+export function packageSourceHash(): string;
+export function buildPackageTarball(options?: { echo?: boolean }): Promise<{ tarball: string; sourceHash: string }>;
+
+export interface InstalledPackage {
+	skipped: boolean;
+	packageDir: string;
+	nodeTypes: string[];
+	credentialTypes: string[];
+}
+
+export function packAndInstall(userFolder: string, options?: { force?: boolean; echo?: boolean }): Promise<InstalledPackage>;
+
+export interface CredentialToImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+export function importCredentials(userFolder: string, creds: CredentialToImport[], options?: N8nCommandOptions): Promise<void>;
+export function importWorkflows(userFolder: string, files: string[], options?: N8nCommandOptions): Promise<string[]>;
+export function publishWorkflow(userFolder: string, id: string, options?: N8nCommandOptions): Promise<void>;
+
+/** One output item of a node, as n8n stores it. */
+export interface N8nItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, { id?: string; data: string; fileName?: string; mimeType: string; fileSize?: string; bytes?: number }>;
+	pairedItem?: unknown;
+}
+
+export interface N8nNodeRun {
+	startTime: number;
+	executionStatus?: string;
+	error?: { message: string; description?: string | null; httpCode?: string | null; [key: string]: unknown };
+	data?: { main: Array<N8nItem[] | null> };
+}
+
+export interface N8nRunData {
+	resultData: {
+		runData: Record<string, N8nNodeRun[]>;
+		lastNodeExecuted?: string;
+		error?: { message: string; description?: string | null; httpCode?: string | null; node?: { name: string }; [key: string]: unknown };
+	};
+}
+
+/** What `n8n execute --rawOutput` prints. */
+export interface N8nRun {
+	status: string;
+	mode: string;
+	finished: boolean;
+	data: N8nRunData;
+}
+
+/** A failed `executeWorkflow` rejects with this: `run` is the failed run when n8n printed it. */
+export interface ExecuteWorkflowError extends Error {
+	run?: N8nRun;
+	output: string;
+}
+
+export function executeWorkflow(userFolder: string, id: string, options?: N8nCommandOptions): Promise<N8nRun>;
+
+export interface RunningN8n {
+	url: string;
+	child: ChildProcess;
+	owner: Owner | null;
+	output(): string;
+	stop(): Promise<void>;
+}
+
+export function startN8n(
+	userFolder: string,
+	options?: {
+		port?: number;
+		owner?: Owner | null;
+		onLine?: (line: string) => void;
+		env?: Record<string, string>;
+		timeoutMs?: number;
+	},
+): Promise<RunningN8n>;
+
+export function signIn(baseUrl: string, owner?: Owner): Promise<string>;
+export function listLoadedNodeTypes(baseUrl: string, cookie: string): Promise<string[]>;
+
+export interface N8nExecution {
+	id: string;
+	mode: string;
+	status: string;
+	startedAt: string;
+	stoppedAt?: string | null;
+	workflowId: string;
+	data: N8nRunData;
+}
+
+export function readExecutions(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<N8nExecution[]>;

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// `npm run screenshots`: pictures of the example workflows and of the Ollang nodes' panels in the real n8n editor,
+// for the README (docs/images/*.png). Starts its own sandbox and n8n (a throwaway user folder with the packed package,
+// the sandbox credentials and the examples), signs in through the form in headless chromium, and takes each picture
+// at 1440x900. Run it again after changing the nodes or the examples.
+//
+//   node scripts/n8n/screenshots.mjs [--out-dir docs/images]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { signInThroughForm, startChromium } from './chromium.mjs';
+import { freePort, log, runCommand } from './process.mjs';
+import { LOCAL_OWNER, REPO_ROOT, importCredentials, importWorkflows, packAndInstall, startN8n } from './runtime.mjs';
+import { sandboxCredentials, startSandboxProcess } from './sandbox.mjs';
+
+// The DevTools client needs a WebSocket: built into Node 22+, behind a flag on Node 20.
+if (typeof WebSocket === 'undefined') {
+	const rerun = spawnSync(process.execPath, ['--experimental-websocket', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+	process.exit(rerun.status ?? 1);
+}
+
+const LOG_PREFIX = 'screenshots';
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+const { values: flags } = parseArgs({ options: { 'out-dir': { type: 'string', default: path.join(REPO_ROOT, 'docs', 'images') } } });
+const outDir = path.resolve(flags['out-dir']);
+
+function readExamples() {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.map((name) => ({ file: path.join(EXAMPLES_DIR, name), workflow: JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) }));
+}
+
+function nodeOf(workflow, type) {
+	const node = workflow.nodes.find((candidate) => candidate.type === type);
+	if (!node) throw new Error(`example "${workflow.name}" has no ${type} node`);
+	return node;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Hides what n8n lays over the page for a moment (toasts, tooltips), so that it does not cover the picture. */
+async function hideTransientUi(page) {
+	await page.evaluate(`document.head.insertAdjacentHTML('beforeend', '<style>.el-notification, .el-popper, .n8n-tooltip { display: none !important; }</style>')`);
+}
+
+async function shootWorkflow(page, editorUrl, workflow, file) {
+	// Sticky notes are drawn, but not as canvas nodes.
+	const nodeCount = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
+	await page.navigate(`${editorUrl}/workflow/${workflow.id}`);
+	await page.waitFor(`document.querySelectorAll('[data-test-id="canvas-node"]').length >= ${nodeCount}`, `the ${nodeCount} nodes of "${workflow.name}"`);
+	await sleep(1500);
+	await hideTransientUi(page);
+	await page.click('[data-test-id="zoom-to-fit"]', 'zoom to fit');
+	await sleep(1000);
+	await page.screenshot(file);
+	log(LOG_PREFIX, `${path.relative(REPO_ROOT, file)}: "${workflow.name}"`);
+}
+
+/**
+ * Opens a node's panel (NDV), runs the node from it (Execute step / Fetch Test Event), waits for its output and
+ * shows it in `displayMode` (schema, table or json).
+ */
+async function shootNodePanel(page, editorUrl, workflow, node, displayMode, file) {
+	const inPanel = (selector) => `[data-test-id="ndv"] ${selector}`;
+	const runButton = inPanel('[data-test-id="node-execute-button"]');
+	await page.navigate(`${editorUrl}/workflow/${workflow.id}/${node.id}`);
+	await page.waitFor(`!!document.querySelector('${runButton}')`, `the panel of "${node.name}"`);
+	await sleep(1000);
+	await page.click(runButton, `the run button of "${node.name}"`);
+	const outputPanel = inPanel('[data-test-id="output-panel"]');
+	const modeButton = `${outputPanel} [data-test-id="radio-button-${displayMode}"]`;
+	// The panel says how many items the node output once it has run.
+	await page.waitFor(`/\\b\\d+ items?\\b/.test(document.querySelector('${outputPanel}')?.innerText ?? '')`, `the output of "${node.name}"`);
+	await page.click(modeButton, `the ${displayMode} view of the output`);
+	await sleep(1500);
+	await hideTransientUi(page);
+	await page.screenshot(file);
+	log(LOG_PREFIX, `${path.relative(REPO_ROOT, file)}: the panel of "${node.name}"`);
+}
+
+async function main() {
+	mkdirSync(outDir, { recursive: true });
+	await runCommand('bash', [path.join(REPO_ROOT, 'scripts', 'n8n', 'ensure-chromium.sh')], { echo: true, label: 'ensure-chromium.sh' });
+	const examples = readExamples();
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-screenshots-'));
+	const stops = [];
+	try {
+		await packAndInstall(userFolder);
+		// The demo data, with the clock at the real time now so the examples' date windows hold data.
+		const sandbox = await startSandboxProcess(['--volume', 'demo', '--start-at', new Date().toISOString()]);
+		stops.push(sandbox.stop);
+		await importCredentials(userFolder, sandboxCredentials(sandbox.info));
+		await importWorkflows(userFolder, examples.map((example) => example.file));
+		const n8n = await startN8n(userFolder, { port: await freePort() });
+		stops.push(n8n.stop);
+		const chromium = await startChromium();
+		stops.push(chromium.stop);
+		const { page } = chromium;
+		await signInThroughForm(page, n8n.url, LOCAL_OWNER);
+
+		for (const { file, workflow } of examples) {
+			await shootWorkflow(page, n8n.url, workflow, path.join(outDir, `example-${path.basename(file, '.json')}.png`));
+		}
+		const byFile = (name) => examples.find((example) => path.basename(example.file) === name).workflow;
+		const report = byFile('scheduled-consumption-report.json');
+		await shootNodePanel(page, n8n.url, report, nodeOf(report, 'n8n-nodes-ollang.ollang'), 'schema', path.join(outDir, 'ollang-node-panel.png'));
+		const review = byFile('human-review-on-ai-delivery.json');
+		await shootNodePanel(page, n8n.url, review, nodeOf(review, 'n8n-nodes-ollang.ollangTrigger'), 'json', path.join(outDir, 'ollang-trigger-panel.png'));
+		page.close();
+	} finally {
+		for (const stop of stops.reverse()) await stop();
+		rmSync(userFolder, { recursive: true, force: true });
+	}
+	log(LOG_PREFIX, `done: ${outDir}`);
+}
+
+main().catch((error) => {
+	log(LOG_PREFIX, `FAILED: ${error.message ?? error}`);
+	process.exitCode = 1;
+});

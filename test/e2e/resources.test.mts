@@ -1,0 +1,513 @@
+// The Ollang node in a real n8n: the packed package installed into a fresh user folder as a community package,
+// workflows imported and run with `n8n execute --id`, against the sandbox as a separate process. Each workflow runs
+// several operations (every `n8n execute` costs seconds of start-up); the outputs are checked against what the
+// sandbox's API says. Then the failures a user meets, two example workflows, and a scan for the API keys.
+import assert from 'node:assert/strict';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import type { InstalledPackage, N8nRun } from '../../scripts/n8n/runtime.mjs';
+import {
+	assertNoKeyLeft,
+	byId,
+	EXAMPLES_DIR,
+	exampleNode,
+	filesUnder,
+	jsonOf,
+	N8nUserFolder,
+	OLLANG_NODE,
+	OLLANG_TRIGGER_NODE,
+	ollang,
+	outputOf,
+	readBinary,
+	readExample,
+	readFirstSheet,
+	SandboxClient,
+	SANDBOX_CREDENTIALS,
+	singleJson,
+	stepsWorkflow,
+	testCredentials,
+	waitFor,
+	WRONG_KEY,
+	WRONG_KEY_CREDENTIAL,
+	type Fixtures,
+	type WorkflowJson,
+} from './harness.mts';
+
+type Json = Record<string, unknown>;
+
+const WORKFLOW_IDS = {
+	orders: 'e2eOrders0000001',
+	account: 'e2eAccount000001',
+	memory: 'e2eMemory0000001',
+	wrongKey: 'e2eErrWrongKey01',
+	memberConsumption: 'e2eErrMember0001',
+	notEligible: 'e2eErrNotElig001',
+};
+const CONSUMPTION_EXAMPLE = 'scheduled-consumption-report.json';
+const MEMORY_EXAMPLE = 'memory-import-with-wait.json';
+const MEMORY_EXAMPLE_UNITS = 'translation-memory-units.csv';
+
+const XLSX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const UNITS_FOR_CONTENT = [
+	{ sourceText: 'Play', targetText: 'Abspielen', elementId: 'player.play', type: 'ui' },
+	{ sourceText: 'Pause', targetText: 'Pause', elementId: 'player.pause', type: 'ui' },
+];
+const UNITS_FOR_MEMORY = [
+	{ sourceLanguage: 'en', targetLanguage: 'de', sourceText: 'Welcome back', targetText: 'Willkommen zurück' },
+	{ sourceLanguage: 'en', targetLanguage: 'de', sourceText: 'Sign out', targetText: 'Abmelden' },
+	{ sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Sign out', targetText: 'Se déconnecter' },
+];
+
+function ordersWorkflow(fixtures: Fixtures): WorkflowJson {
+	const { orders } = fixtures;
+	return stepsWorkflow(WORKFLOW_IDS.orders, 'E2E: orders', [
+		ollang('Get order', 'order', 'get', { orderId: byId(orders.deliveredLevel0) }),
+		ollang('Get many orders', 'order', 'getMany', {
+			returnAll: true,
+			filters: { type: 'subtitle', statuses: ['completed', 'delivered'] },
+			// Small pages, so that Return All has to follow several.
+			options: { pageSize: 3 },
+		}),
+		ollang('Request human review', 'order', 'requestHumanReview', { orderId: byId(orders.completedLevel0) }),
+		ollang('Cancel human review', 'order', 'cancelHumanReview', { orderId: byId(orders.completedLevel0) }),
+		ollang('Get review info', 'order', 'getReviewInfo', { orderId: byId(orders.byStatus.qualityCheck) }),
+		ollang('Export XLSX', 'order', 'exportXlsx', { orderId: byId(orders.subtitleCompleted), binaryPropertyName: 'sheet' }),
+		ollang('Request subtitle embedding', 'order', 'requestSubtitleEmbedding', { orderId: byId(orders.subtitleCompleted) }),
+	]);
+}
+
+/** Consumption, wallet, suggestions, content, folder documents, uploads and orders created on the uploads. */
+function accountWorkflow(fixtures: Fixtures): WorkflowJson {
+	const folder = byId(fixtures.folders.writable);
+	return stepsWorkflow(WORKFLOW_IDS.account, 'E2E: account, content, folders and uploads', [
+		ollang('Get consumption', 'consumption', 'getMany', { returnAll: true, filters: {}, options: {} }),
+		ollang('Get credit wallet', 'creditWallet', 'get'),
+		ollang('Get suggestions', 'customInstruction', 'getSuggestions'),
+		ollang('Import content', 'content', 'import', {
+			targetLanguage: 'de',
+			unitsSource: 'field',
+			units: JSON.stringify(UNITS_FOR_CONTENT),
+		}),
+		ollang('Unassign translator', 'folder', 'unassignTranslator', { folderId: folder, filters: {} }),
+		ollang('Attach document', 'folder', 'attachDocument', {
+			folderId: folder,
+			url: 'https://example.com/guides/e2e-style-guide.pdf',
+			documentType: 'guideline',
+			additionalFields: { name: 'E2E style guide', language: 'de' },
+		}),
+		{
+			name: 'Glossary text',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				mode: 'manual',
+				assignments: { assignments: [{ id: 'glossary', name: 'text', value: 'term,translation\nsubtitle,Untertitel\n', type: 'string' }] },
+				options: {},
+			},
+		},
+		{
+			name: 'Glossary file',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: { operation: 'toText', sourceProperty: 'text', binaryPropertyName: 'data', options: { fileName: 'e2e-glossary.txt' } },
+		},
+		// Two branches from the file: n8n runs the upper one first.
+		ollang('Upload document', 'folder', 'uploadDocument', {
+			folderId: folder,
+			binaryPropertyName: 'data',
+			documentType: 'glossary',
+			additionalFields: { name: 'E2E glossary', language: 'de' },
+		}),
+		ollang('Remove document', 'folder', 'removeDocument', {
+			folderId: folder,
+			documentId: "={{ $('Attach document').first().json.id }}",
+		}),
+		ollang('List documents', 'folder', 'listDocuments', { folderId: folder, returnAll: true }),
+		ollang('Upload file', 'upload', 'uploadFile', { binaryPropertyName: 'data', sourceLanguage: 'en', additionalFields: {} }, { after: ['Glossary file'] }),
+		ollang('Upload from URL', 'upload', 'uploadFromUrl', {
+			url: 'https://example.com/media/e2e-episode-01.mp4',
+			size: 73_400_320,
+			sourceLanguage: 'en',
+			additionalFields: { folderId: fixtures.folders.writable },
+		}),
+		ollang('Create document order', 'order', 'create', {
+			projectId: "={{ $('Upload file').first().json.projectId }}",
+			orderType: 'document',
+			level: 0,
+			targetLanguages: { language: [{ code: 'de', isRush: false }] },
+			additionalFields: {},
+		}),
+		ollang('Create subtitle orders', 'order', 'create', {
+			projectId: "={{ $('Upload from URL').first().json.projectId }}",
+			orderType: 'subtitle',
+			level: 0,
+			targetLanguages: { language: [{ code: 'fr', isRush: false }, { code: 'es', isRush: true }] },
+			additionalFields: {},
+		}),
+	]);
+}
+
+function memoryWorkflow(): WorkflowJson {
+	const memory = byId("={{ $('Create memory').first().json.id }}");
+	return stepsWorkflow(WORKFLOW_IDS.memory, 'E2E: memory', [
+		ollang('Create memory', 'memory', 'create', { title: 'E2E memory' }),
+		ollang('Rename memory', 'memory', 'rename', { memoryId: memory, title: 'E2E memory (renamed)' }),
+		ollang('Import items', 'memory', 'importItems', {
+			memoryId: memory,
+			unitsSource: 'field',
+			units: JSON.stringify(UNITS_FOR_MEMORY),
+			waitForCompletion: true,
+			waitForVectorization: true,
+			options: { pollIntervalSeconds: 0.5, timeoutSeconds: 120 },
+		}),
+		ollang('Get import job', 'memory', 'getImportJob', { jobId: "={{ $('Import items').first().json.jobId }}" }),
+		ollang('Get memory', 'memory', 'get', { memoryId: memory }),
+		ollang('Get many memories', 'memory', 'getMany', { returnAll: true, filters: {} }),
+		ollang('Delete memory', 'memory', 'delete', { memoryId: memory }),
+	]);
+}
+
+function errorWorkflows(ongoingOrderId: string): WorkflowJson[] {
+	return [
+		stepsWorkflow(WORKFLOW_IDS.wrongKey, 'E2E: wrong API key', [ollang('Get credit wallet', 'creditWallet', 'get', {}, { credential: WRONG_KEY_CREDENTIAL })]),
+		stepsWorkflow(WORKFLOW_IDS.memberConsumption, 'E2E: consumption with a member key', [
+			ollang('Get consumption', 'consumption', 'getMany', { returnAll: false, limit: 5, filters: {}, options: {} }, { credential: SANDBOX_CREDENTIALS.member }),
+		]),
+		stepsWorkflow(WORKFLOW_IDS.notEligible, 'E2E: human review of an ongoing order', [
+			ollang('Request human review', 'order', 'requestHumanReview', { orderId: byId(ongoingOrderId) }),
+		]),
+	];
+}
+
+function memoryExample(filesDir: string, memoryId: string): WorkflowJson {
+	const workflow = readExample(MEMORY_EXAMPLE);
+	// The two settings a user makes: where the spreadsheet is, and which memory.
+	exampleNode(workflow, 'Read spreadsheet').parameters.fileSelector = path.join(filesDir, MEMORY_EXAMPLE_UNITS);
+	exampleNode(workflow, 'Import into memory').parameters.memoryId = byId(memoryId);
+	return workflow;
+}
+
+function ids(rows: Json[]): string[] {
+	return rows.map((row) => String(row.id)).sort();
+}
+
+/** Every `require()` a JavaScript file makes. */
+function requiredModules(source: string): string[] {
+	return [...source.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]);
+}
+
+describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }, () => {
+	let sandbox: SandboxClient;
+	let n8n: N8nUserFolder;
+	let installed: InstalledPackage;
+	let fixtures: Fixtures;
+	let memoryForExample: string;
+	let ongoingOrderId: string;
+
+	before(async () => {
+		sandbox = await SandboxClient.start();
+		n8n = N8nUserFolder.create('resources');
+		installed = await n8n.install();
+		fixtures = await sandbox.fixtures();
+		memoryForExample = (await sandbox.call<Json>('POST', '/integration/memories', { body: { title: 'E2E spreadsheet import' } })).body.id as string;
+		// Tests move the clock on; this order stays ongoing (not eligible for human review) whatever they do.
+		[{ orderId: ongoingOrderId }] = await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: 1, type: 'subtitle', level: 0, status: 'ongoing', progress: false });
+		copyFileSync(path.join(EXAMPLES_DIR, MEMORY_EXAMPLE_UNITS), path.join(n8n.filesDir, MEMORY_EXAMPLE_UNITS));
+		await n8n.importCredentials(testCredentials(sandbox));
+		await n8n.importWorkflows([
+			ordersWorkflow(fixtures),
+			accountWorkflow(fixtures),
+			memoryWorkflow(),
+			...errorWorkflows(ongoingOrderId),
+			readExample(CONSUMPTION_EXAMPLE),
+			memoryExample(n8n.filesDir, memoryForExample),
+		]);
+	});
+
+	after(async () => {
+		await sandbox?.stop();
+		n8n?.remove();
+	});
+
+	/**
+	 * Runs a workflow whose node waits for a memory import: the sandbox's clock stands still, so once the import
+	 * request has arrived it is moved on far enough for the import and its vectorization to finish.
+	 */
+	async function executeWithImportFinishing(workflowId: string): Promise<N8nRun> {
+		await sandbox.clearRequests();
+		const execution = n8n.execute(workflowId);
+		let settled = false;
+		void execution.finally(() => {
+			settled = true;
+		}).catch(() => undefined);
+		await waitFor(
+			'the memory import request',
+			async () => settled || (await sandbox.requests()).some((request) => request.method === 'POST' && /\/items\/import$/.test(request.path)),
+			{ timeoutMs: 120_000 },
+		);
+		// (A run that ended before its import request has failed: its error is what the caller sees.)
+		if (!settled) await sandbox.advanceClock(60);
+		return await execution;
+	}
+
+	it('loads from where n8n installs community packages, with everything it requires resolvable there', () => {
+		assert.deepEqual([...installed.nodeTypes].sort(), [OLLANG_NODE, OLLANG_TRIGGER_NODE]);
+		assert.deepEqual(installed.credentialTypes, ['ollangApi']);
+		assert.ok(installed.packageDir.startsWith(path.join(n8n.dir, '.n8n', 'nodes', 'node_modules')), installed.packageDir);
+		// n8n itself provides the peer dependency; everything else must resolve from the installed files.
+		const providedByN8n = new Set(['n8n-workflow']);
+		const files = filesUnder(path.join(installed.packageDir, 'dist')).filter((file) => file.endsWith('.js'));
+		assert.ok(files.length > 10, `the installed package has only ${files.length} JavaScript files`);
+		const unresolved: string[] = [];
+		for (const file of files) {
+			const requireFromFile = createRequire(file);
+			for (const name of requiredModules(readFileSync(file, 'utf8'))) {
+				if (providedByN8n.has(name)) continue;
+				try {
+					requireFromFile.resolve(name);
+				} catch {
+					unresolved.push(`${path.relative(installed.packageDir, file)}: ${name}`);
+				}
+			}
+		}
+		assert.deepEqual(unresolved, []);
+	});
+
+	it('orders: get, get many, human review and its cancellation, review info, XLSX export, subtitle embedding', async () => {
+		const { orders } = fixtures;
+		const expectedOrder = await sandbox.get<Json>(`/integration/orders/${orders.deliveredLevel0}`);
+		const expectedList = await sandbox.getAllPages<Json>('/integration/orders', { 'filter[type]': 'subtitle', 'filter[status]': 'completed,delivered' });
+		const expectedReviewInfo = await sandbox.get<Json>(`/v1/api/client/orders/${orders.byStatus.qualityCheck}/review/info`);
+		const exportAnswer = await sandbox.call<Buffer>('GET', `/integration/orders/${orders.subtitleCompleted}/export-xlsx`);
+		const exportedOrder = await sandbox.get<Json>(`/integration/orders/${orders.subtitleCompleted}`);
+		await sandbox.clearRequests();
+
+		const run = await n8n.execute(WORKFLOW_IDS.orders);
+
+		assert.deepEqual(singleJson(run, 'Get order'), expectedOrder);
+		const listed = jsonOf(run, 'Get many orders');
+		assert.ok(listed.length > 3, `only ${listed.length} orders listed: the filter should match several pages of 3`);
+		assert.deepEqual(ids(listed), ids(expectedList));
+
+		assert.deepEqual(singleJson(run, 'Request human review'), { success: true, orderId: orders.completedLevel0, humanReviewRequested: true });
+		const cancelled = singleJson(run, 'Cancel human review');
+		assert.equal(cancelled.success, true);
+		assert.equal(cancelled.orderId, orders.completedLevel0);
+		const calls = (await sandbox.requests()).filter((request) => request.path.startsWith(`/integration/orders/${orders.completedLevel0}/`));
+		assert.deepEqual(
+			calls.map((request) => `${request.method} ${request.path.split('/').pop()} ${request.status}`),
+			['POST human-review 204', 'POST cancel-human-review 200'],
+		);
+		// The cancellation put the order back as it was: level 0, completed.
+		const reviewed = await sandbox.get<Json>(`/integration/orders/${orders.completedLevel0}`);
+		assert.deepEqual([reviewed.level, reviewed.status], [0, 'completed']);
+
+		assert.deepEqual(singleJson(run, 'Get review info'), { orderId: orders.byStatus.qualityCheck, ...expectedReviewInfo });
+		assert.equal(expectedReviewInfo.inReview, true);
+
+		// The XLSX file: the same sheet as the API's own export, columns as the spec says.
+		const [exported] = outputOf(run, 'Export XLSX');
+		const file = readBinary(n8n, exported, 'sheet');
+		const fileName = /filename="([^"]+)"/.exec(exportAnswer.headers.get('content-disposition') ?? '')?.[1];
+		// Each export is written anew (the XLSX zip carries its own timestamps): compare sizes with this file.
+		assert.deepEqual(exported.json, { orderId: orders.subtitleCompleted, fileName, mimeType: XLSX_MIME_TYPE, fileSize: file.length });
+		assert.deepEqual([exported.binary?.sheet.fileName, exported.binary?.sheet.mimeType], [fileName, XLSX_MIME_TYPE]);
+		const sheet = await readFirstSheet(file);
+		const expectedSheet = await readFirstSheet(exportAnswer.body);
+		assert.deepEqual(sheet.rows[0], ['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', exportedOrder.targetLanguage]);
+		assert.ok(sheet.rows.length > 2, `the export has ${sheet.rows.length - 1} segment rows`);
+		assert.deepEqual(sheet.rows, expectedSheet.rows);
+		assert.deepEqual(
+			sheet.rows.slice(1).map((row) => row[0]),
+			sheet.rows.slice(1).map((_, index) => index + 1),
+		);
+
+		const embedding = singleJson(run, 'Request subtitle embedding');
+		assert.equal(embedding.success, true);
+		assert.equal(embedding.orderId, orders.subtitleCompleted);
+		// The service adds the embedded video five simulated minutes after the request.
+		await sandbox.advanceClock(5);
+		const embedded = await sandbox.get<{ orderDocs: Json[] }>(`/integration/orders/${orders.subtitleCompleted}`);
+		assert.ok(embedded.orderDocs.some((doc) => doc.type === 'created_subtitle_embedded_video'), 'no embedded video on the order');
+	});
+
+	it('consumption (Return All), credit wallet, custom instructions, content import, folder documents, uploads', async () => {
+		const writable = fixtures.folders.writable;
+		const expectedConsumption = await sandbox.getAllPages<Json>('/integration/consumption');
+		const expectedWallet = await sandbox.get<Json>('/integration/credits');
+		const expectedSuggestions = await sandbox.get<Json[]>('/integration/custom-instructions/suggestions');
+		// An order with a translator assigned, in the folder, so that there is something to unassign.
+		const assigned = await sandbox.get<Json>(`/integration/orders/${fixtures.orders.level1Ongoing}`);
+		assert.deepEqual([assigned.folderId, assigned.status, assigned.level], [writable, 'ongoing', 1]);
+		await sandbox.clearRequests();
+
+		const run = await n8n.execute(WORKFLOW_IDS.account);
+
+		const consumption = jsonOf(run, 'Get consumption');
+		assert.ok(consumption.length > 50, `only ${consumption.length} consumption lines: Return All should page past 50`);
+		assert.deepEqual(ids(consumption), ids(expectedConsumption));
+		assert.deepEqual(singleJson(run, 'Get credit wallet'), expectedWallet);
+		assert.deepEqual(jsonOf(run, 'Get suggestions'), expectedSuggestions);
+
+		assert.deepEqual(singleJson(run, 'Import content'), { success: true, targetLanguage: 'de', unitsContributed: UNITS_FOR_CONTENT.length, requests: 1 });
+		const requests = await sandbox.requests();
+		assert.deepEqual(
+			requests.filter((request) => request.path === '/integration/content/import').map((request) => `${request.method} ${request.status}`),
+			['POST 201'],
+		);
+
+		const unassigned = singleJson(run, 'Unassign translator');
+		assert.equal(unassigned.folderId, writable);
+		assert.ok(Number(unassigned.unassignedCount) >= 1, `unassignedCount ${unassigned.unassignedCount}`);
+		// Nothing is left to unassign: the node's request did it.
+		assert.deepEqual((await sandbox.call('POST', `/integration/folder/${writable}/unassign-translator-from-orders`, { body: {} })).body, { unassignedCount: 0 });
+
+		const attached = singleJson(run, 'Attach document');
+		const uploaded = singleJson(run, 'Upload document');
+		assert.deepEqual([attached.success, attached.name, attached.type, attached.language], [true, 'E2E style guide', 'guideline', 'de']);
+		assert.deepEqual([uploaded.success, uploaded.name, uploaded.type, uploaded.fileName], [true, 'E2E glossary', 'glossary', 'e2e-glossary.txt']);
+		assert.deepEqual(singleJson(run, 'Remove document'), { success: true, folderId: writable, documentId: attached.id, removed: true });
+		const documents = jsonOf(run, 'List documents');
+		assert.deepEqual(documents, await sandbox.get<Json[]>(`/integration/folder/${writable}/docs`));
+		assert.ok(documents.some((doc) => doc.id === uploaded.id), 'the uploaded document is not listed');
+		assert.ok(!documents.some((doc) => doc.id === attached.id), 'the removed document is still listed');
+
+		// Each upload made a project that an order could be created on.
+		const fileProject = singleJson(run, 'Upload file');
+		const urlProject = singleJson(run, 'Upload from URL');
+		assert.equal(fileProject.fileName, 'e2e-glossary.txt');
+		assert.equal(urlProject.fileName, 'e2e-episode-01.mp4');
+		const created = [...jsonOf(run, 'Create document order'), ...jsonOf(run, 'Create subtitle orders')];
+		assert.equal(created.length, 3);
+		const createdOrders = await Promise.all(created.map((row) => sandbox.get<Json>(`/integration/orders/${String(row.orderId)}`)));
+		assert.deepEqual(
+			createdOrders.map((order) => [order.projectId, order.type, order.level, order.targetLanguage]),
+			[
+				[fileProject.projectId, 'document', 0, 'de'],
+				[urlProject.projectId, 'subtitle', 0, 'fr'],
+				[urlProject.projectId, 'subtitle', 0, 'es'],
+			],
+		);
+	});
+
+	it('memory: create, rename, import items waiting for import and vectorization, get import job, get, get many, delete', async () => {
+		const run = await executeWithImportFinishing(WORKFLOW_IDS.memory);
+
+		const created = singleJson(run, 'Create memory');
+		const memoryId = String(created.id);
+		assert.deepEqual([created.title, created.memoryItemsCount], ['E2E memory', 0]);
+		assert.deepEqual([singleJson(run, 'Rename memory').id, singleJson(run, 'Rename memory').title], [memoryId, 'E2E memory (renamed)']);
+
+		const imported = singleJson(run, 'Import items');
+		const job = await sandbox.get<Json>(`/integration/memories/import-jobs/${String(imported.jobId)}`);
+		assert.deepEqual(imported, { memoryId, unitsSent: UNITS_FOR_MEMORY.length, ...job });
+		assert.deepEqual([job.status, job.itemsCount, job.vectorizationStatus], ['completed', UNITS_FOR_MEMORY.length, 'completed']);
+		assert.deepEqual(singleJson(run, 'Get import job'), job);
+
+		const memory = singleJson(run, 'Get memory');
+		assert.deepEqual([memory.id, memory.title, memory.memoryItemsCount], [memoryId, 'E2E memory (renamed)', UNITS_FOR_MEMORY.length]);
+		const listed = jsonOf(run, 'Get many memories');
+		assert.ok(listed.some((entry) => entry.id === memoryId && entry.title === 'E2E memory (renamed)'), 'the memory is not listed');
+		assert.ok(fixtures.memories.every((id) => listed.some((entry) => entry.id === id)), 'a seeded memory is not listed');
+
+		assert.deepEqual(singleJson(run, 'Delete memory'), { success: true, memoryId, deleted: true });
+		assert.equal((await sandbox.call('GET', `/integration/memories/${memoryId}`)).status, 404);
+	});
+
+	describe('failures reach n8n as failed executions, in the API\'s words', () => {
+		async function assertFailsWith(workflowId: string, nodeName: string, apiAnswer: { status: number; body: unknown }): Promise<void> {
+			const apiMessage = (apiAnswer.body as { message?: unknown }).message;
+			assert.equal(typeof apiMessage, 'string', `the API answered ${JSON.stringify(apiAnswer.body)}`);
+			const run = await n8n.executeFailing(workflowId);
+			assert.equal(run.status, 'error');
+			const { error, lastNodeExecuted } = run.data.resultData;
+			assert.equal(lastNodeExecuted, nodeName);
+			assert.ok(error, 'the run carries no error');
+			assert.ok(error.message.includes(apiMessage as string), `"${error.message}" does not contain the API's message "${apiMessage}"`);
+			assert.equal(String(error.httpCode), String(apiAnswer.status));
+		}
+
+		it('a wrong API key', async () => {
+			await assertFailsWith(WORKFLOW_IDS.wrongKey, 'Get credit wallet', await sandbox.call('GET', '/integration/credits', { key: { raw: WRONG_KEY } }));
+		});
+
+		it('a key without a billing role reading consumption', async () => {
+			const answer = await sandbox.call('GET', '/integration/consumption', { key: 'member' });
+			assert.equal(answer.status, 403);
+			await assertFailsWith(WORKFLOW_IDS.memberConsumption, 'Get consumption', answer);
+		});
+
+		it('human review of an order that is not eligible', async () => {
+			const answer = await sandbox.call('POST', `/integration/orders/${ongoingOrderId}/human-review`);
+			assert.equal((answer.body as Json).code, 'ORDER_NOT_ELIGIBLE');
+			await assertFailsWith(WORKFLOW_IDS.notEligible, 'Request human review', answer);
+		});
+	});
+
+	it('example "weekly consumption report": sums of the last 7 days by provider, order type and requestor, as XLSX', async () => {
+		const workflow = readExample(CONSUMPTION_EXAMPLE);
+		const run = await n8n.execute(String(workflow.id));
+
+		const window = singleJson(run, 'Last 7 days') as { from: string; to: string };
+		// Two readings of n8n's clock, milliseconds apart.
+		const windowMs = Date.parse(window.to) - Date.parse(window.from);
+		assert.ok(Math.abs(windowMs - 7 * 86_400_000) < 1000, `window ${window.from} .. ${window.to}`);
+		const lines = await sandbox.getAllPages<Json & { createdBy: { name: string } }>('/integration/consumption', {
+			'filter[from]': window.from,
+			'filter[to]': window.to,
+		});
+		assert.ok(lines.length > 0, 'the sandbox has no consumption in the last 7 days');
+		// Summed in the API's order, as the Summarize node does, and rounded as n8n's round(2) does.
+		const groups = new Map<string, { provider: string; orderType: string; requestor: string; lines: number; credits: number; usd: number }>();
+		for (const line of lines) {
+			const key = JSON.stringify([line.provider, line.orderType, line.createdBy.name]);
+			const group = groups.get(key) ?? { provider: String(line.provider), orderType: String(line.orderType), requestor: line.createdBy.name, lines: 0, credits: 0, usd: 0 };
+			group.lines += 1;
+			group.credits += Number(line.creditsUsed);
+			group.usd += Number(line.usdEquivalent);
+			groups.set(key, group);
+		}
+		const expectedRows = [...groups.values()]
+			.map((group) => [group.provider, group.orderType, group.requestor, group.lines, group.credits, Number(group.usd.toFixed(2)), window.from, window.to])
+			.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+		const [file] = outputOf(run, 'Spreadsheet');
+		const binary = file.binary?.data;
+		assert.equal(binary?.mimeType, XLSX_MIME_TYPE);
+		assert.match(binary?.fileName ?? '', /^ollang-consumption-\d{4}-\d{2}-\d{2}\.xlsx$/);
+		const sheet = await readFirstSheet(readBinary(n8n, file));
+		assert.equal(sheet.name, 'Consumption');
+		assert.deepEqual(sheet.rows[0], ['Provider', 'Order type', 'Requestor', 'Lines', 'Credits', 'USD', 'From', 'To']);
+		const rows = sheet.rows.slice(1).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+		assert.deepEqual(rows, expectedRows);
+	});
+
+	it('example "import a spreadsheet into a translation memory": rows of a CSV file imported, waited for, reported', async () => {
+		const csvRows = readFileSync(path.join(EXAMPLES_DIR, MEMORY_EXAMPLE_UNITS), 'utf8').trim().split('\n').slice(1);
+		const run = await executeWithImportFinishing(String(readExample(MEMORY_EXAMPLE).id));
+
+		assert.equal(jsonOf(run, 'Rows').length, csvRows.length);
+		const report = singleJson(run, 'Import report');
+		const job = await sandbox.get<Json>(`/integration/memories/import-jobs/${String(report.jobId)}`);
+		assert.deepEqual(report, {
+			memoryId: memoryForExample,
+			jobId: job.jobId,
+			status: 'completed',
+			unitsSent: csvRows.length,
+			itemsCount: csvRows.length,
+			completedAt: job.completedAt,
+			vectorizationStatus: 'completed',
+			vectorizationCompletedAt: job.vectorizationCompletedAt,
+		});
+		const memory = await sandbox.get<Json>(`/integration/memories/${memoryForExample}`);
+		assert.equal(memory.memoryItemsCount, csvRows.length);
+	});
+
+	it('leaves no API key in n8n\'s database, user folder or output', () => {
+		assertNoKeyLeft(n8n, sandbox.info.keys);
+		assert.ok(n8n.transcripts.length >= 9, `only ${n8n.transcripts.length} n8n commands were scanned`);
+	});
+});
