@@ -286,6 +286,7 @@ export interface SandboxState {
 	projects: Map<string, ProjectRecord>;
 	folderDocs: Map<string, FolderDocRecord>;
 	orders: Map<string, OrderRecord>;
+	/** Only ever appended to once seeded (the consumption list keeps its filtered, sorted views until it grows). */
 	consumption: ConsumptionLine[];
 	wallet: WalletRecord;
 	memories: Map<string, MemoryRecord>;

@@ -56,12 +56,13 @@ function requireBillingRole(ctx: ApiContext): void {
 	}
 }
 
-function listConsumption(ctx: ApiContext): Reply {
-	requireBillingRole(ctx);
-	const { pageOptions, filter } = validate(consumptionQuery, ctx.query);
+type ConsumptionQuery = z.infer<typeof consumptionQuery>;
+
+/** Every line the query's filters and search keep, sorted as it asks. */
+function consumptionView(lines: readonly ConsumptionLine[], { pageOptions, filter }: ConsumptionQuery): ConsumptionLine[] {
 	const search = pageOptions.search?.trim().toLowerCase();
 	const createdBy = filter.createdBy?.toLowerCase();
-	const rows = ctx.world.state.consumption.filter((line) => {
+	const rows = lines.filter((line) => {
 		const at = Date.parse(line.occurredAt);
 		if (filter.from !== undefined && at < filter.from) return false;
 		if (filter.to !== undefined && at > filter.to) return false;
@@ -74,8 +75,50 @@ function listConsumption(ctx: ApiContext): Reply {
 		if (search && !matchesSearch(line, search)) return false;
 		return true;
 	});
-	sortBy(rows, sortKey(pageOptions.orderBy), pageOptions.orderDirection);
-	const page = paginate(rows, pageOptions.page, pageOptions.take);
+	return sortBy(rows, sortKey(pageOptions.orderBy), pageOptions.orderDirection);
+}
+
+/** The views built for one list of lines, valid while the list has the same length and ends. */
+interface ViewCache {
+	length: number;
+	firstId: string | undefined;
+	lastId: string | undefined;
+	views: Map<string, ConsumptionLine[]>;
+}
+
+/** Distinct queries kept per list; more is a test sweeping filters, where keeping them all buys nothing. */
+const MAX_CACHED_VIEWS = 64;
+const viewCaches = new WeakMap<readonly ConsumptionLine[], ViewCache>();
+
+/**
+ * A real service answers a page from an index; filtering and sorting every line for every page would make each
+ * page cost O(all lines). So the view of each (filters, search, sort) is kept until the lines change: lines are
+ * only ever appended once seeded (or sorted while seeding), which changes the list's length or its ends.
+ */
+function cachedConsumptionView(lines: readonly ConsumptionLine[], query: ConsumptionQuery): ConsumptionLine[] {
+	const firstId = lines[0]?.id;
+	const lastId = lines.at(-1)?.id;
+	let cache = viewCaches.get(lines);
+	if (cache === undefined || cache.length !== lines.length || cache.firstId !== firstId || cache.lastId !== lastId) {
+		cache = { length: lines.length, firstId, lastId, views: new Map() };
+		viewCaches.set(lines, cache);
+	}
+	const { page: _page, take: _take, ...shape } = query.pageOptions;
+	const key = JSON.stringify([shape, query.filter]);
+	let view = cache.views.get(key);
+	if (view === undefined) {
+		view = consumptionView(lines, query);
+		if (cache.views.size >= MAX_CACHED_VIEWS) cache.views.clear();
+		cache.views.set(key, view);
+	}
+	return view;
+}
+
+function listConsumption(ctx: ApiContext): Reply {
+	requireBillingRole(ctx);
+	const query = validate(consumptionQuery, ctx.query);
+	const view = cachedConsumptionView(ctx.world.state.consumption, query);
+	const page = paginate(view, query.pageOptions.page, query.pageOptions.take);
 	return json(200, { data: page.data.map((line) => structuredClone(line)), meta: page.meta });
 }
 

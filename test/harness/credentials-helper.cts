@@ -18,6 +18,13 @@ import { ICredentialsHelper, NodeHelpers, deepCopy } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 import { LazyRegistry } from './lazy-registry.cts';
 
+let decryptions = 0;
+
+/** How many times a credential was read (n8n decrypts it on each read) in this process: this test file. */
+export function credentialDecryptions(): number {
+	return decryptions;
+}
+
 export interface StoredCredential {
 	type: string;
 	data: ICredentialDataDecryptedObject;
@@ -166,6 +173,7 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		type: string,
 		_mode?: WorkflowExecuteMode,
 	): Promise<ICredentialDataDecryptedObject> {
+		decryptions++;
 		const stored = this.find(nodeCredentials, type);
 		// n8n fills in the credential type's defaults for fields the stored data leaves out.
 		const withDefaults = NodeHelpers.getNodeParameters(

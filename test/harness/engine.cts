@@ -42,6 +42,7 @@ export {
 	registerNodeType,
 } from './runtime.cts';
 export type { CredentialsById } from './runtime.cts';
+export { credentialDecryptions } from './credentials-helper.cts';
 export { binaryInputItem, testItemsNode } from './test-items-node.cts';
 export type { TestInputItem } from './test-items-node.cts';
 

@@ -1,5 +1,7 @@
 // Self-tests of the engine harness's own parts, with the real `ollangApi` credential type and the harness's
 // Test Items node (the Ollang node's behaviour is tested in test/engine and test/<resource>).
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { Workflow } from 'n8n-workflow';
 import type { IHttpRequestOptions, INode } from 'n8n-workflow';
 import { binaryInputItem, nodeOutput, readBinary, runWorkflow, testItemsNode } from './engine.cts';
@@ -91,5 +93,24 @@ describe('Test Items node and binary data', () => {
 
 		expect(run.status).toBe('error');
 		expect(run.data.resultData.error?.message).toBe('Item 0 must be an object with a "json" object');
+	});
+});
+
+describe('outside jest', () => {
+	it('loads both node types and the credential in a plain Node script (node --require tsx/cjs)', () => {
+		// Beside each X.node.ts lies the codex X.node.json, which Node's require would pick for an extensionless path.
+		const script = `
+			const runtime = require(${JSON.stringify(join(__dirname, 'runtime.cts'))});
+			const names = [runtime.OLLANG_NODE_TYPE, runtime.OLLANG_TRIGGER_NODE_TYPE].map((type) => runtime.nodeTypes.getByName(type).description.name);
+			process.stdout.write(JSON.stringify([...names, runtime.credentialTypes.getByName(runtime.OLLANG_CREDENTIAL_TYPE).name]));
+		`;
+
+		const output = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+			cwd: join(__dirname, '..', '..'),
+			encoding: 'utf8',
+			env: { ...process.env, N8N_LOG_LEVEL: 'silent' },
+		});
+
+		expect(JSON.parse(output)).toEqual(['ollang', 'ollangTrigger', 'ollangApi']);
 	});
 });

@@ -20,6 +20,8 @@ import { Workflow, deepCopy } from 'n8n-workflow';
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
 import {
 	Container,
+	HARNESS_CREDENTIAL,
+	OLLANG_CREDENTIAL_TYPE,
 	OLLANG_TRIGGER_NODE_TYPE,
 	createAdditionalData,
 	createCredentialsHelper,
@@ -64,6 +66,11 @@ export interface PollRunner {
 	setMode(mode: PollMode): void;
 	/** n8n restarting without a clean shutdown: the active workflow is rebuilt from the database. */
 	restart(): void;
+	/**
+	 * The credential edited while the workflow stays active: n8n keeps the activation (and its poll context) and
+	 * reads the credential from the database whenever it is used.
+	 */
+	setCredentials(data: { baseUrl: string; apiKey: string } & ICredentialDataDecryptedObject): Promise<void>;
 }
 
 interface Activation {
@@ -202,6 +209,9 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		restart() {
 			activation = undefined;
 			nextActivationMode = 'init';
+		},
+		async setCredentials(data) {
+			await credentialsHelper.updateCredentials(HARNESS_CREDENTIAL, OLLANG_CREDENTIAL_TYPE, data);
 		},
 	};
 }

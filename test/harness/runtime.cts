@@ -37,7 +37,11 @@ export { TEST_ITEMS_NODE_TYPE };
 
 type AnyNodeType = INodeType | IVersionedNodeType;
 
-/** Finds a class export in a module loaded lazily, so a harness compiled before the file exists still type-checks. */
+/**
+ * Finds a class export in a module loaded lazily, so a harness compiled before the file exists still type-checks.
+ * Paths carry their `.ts` extension: beside `X.node.ts` lies the codex `X.node.json`, which Node's `require`
+ * would pick for an extensionless path outside jest (it tries `.json` before a loader's `.ts`).
+ */
 function loadExport<T>(modulePath: string, exportName: string): new () => T {
 	let loaded: Record<string, unknown>;
 	try {
@@ -89,15 +93,15 @@ export const credentialTypes = new CredentialTypeRegistry();
 
 nodeTypes.register(TEST_ITEMS_NODE_TYPE, new TestItems());
 nodeTypes.registerLoader(OLLANG_NODE_TYPE, () => {
-	const Ollang = loadExport<INodeType>('../../nodes/Ollang/Ollang.node', 'Ollang');
+	const Ollang = loadExport<INodeType>('../../nodes/Ollang/Ollang.node.ts', 'Ollang');
 	return new Ollang();
 });
 nodeTypes.registerLoader(OLLANG_TRIGGER_NODE_TYPE, () => {
-	const OllangTrigger = loadExport<INodeType>('../../nodes/OllangTrigger/OllangTrigger.node', 'OllangTrigger');
+	const OllangTrigger = loadExport<INodeType>('../../nodes/OllangTrigger/OllangTrigger.node.ts', 'OllangTrigger');
 	return new OllangTrigger();
 });
 credentialTypes.registerLoader(OLLANG_CREDENTIAL_TYPE, () => {
-	const OllangApi = loadExport<ICredentialType>('../../credentials/OllangApi.credentials', 'OllangApi');
+	const OllangApi = loadExport<ICredentialType>('../../credentials/OllangApi.credentials.ts', 'OllangApi');
 	return new OllangApi();
 });
 

@@ -1,3 +1,8 @@
+import {
+	DEFAULT_CONTENT_BATCH_SIZE,
+	MAX_CONTENT_BATCH_BYTES,
+	description,
+} from '../../nodes/Ollang/actions/content/import.operation';
 import { failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox();
@@ -185,5 +190,65 @@ describe('Content > Import (units from a field)', () => {
 		);
 
 		expect(error.httpCode).toBe('401');
+	});
+});
+
+describe('Content > Import batches: by count and by size', () => {
+	const fieldImport = (extra: Record<string, unknown> = {}) =>
+		importContent({ targetLanguage: 'sv', unitsSource: 'field', units: '={{ $json.units }}', ...extra });
+
+	it(`sends up to ${DEFAULT_CONTENT_BATCH_SIZE} units per request by default`, async () => {
+		const units = Array.from({ length: DEFAULT_CONTENT_BATCH_SIZE + 700 }, (_, index) => ({ sourceText: `Batch line ${index}`, targetText: `Rad ${index}` }));
+
+		const result = await run(sandbox(), fieldImport(), { items: [{ json: { units } }] });
+
+		expect(contentImports()).toBe(2);
+		expect(result.json).toEqual([{ success: true, targetLanguage: 'sv', unitsContributed: units.length, requests: 2 }]);
+		expect(targetOf(`Batch line ${units.length - 1}`, 'sv')).toBe(`Rad ${units.length - 1}`);
+	});
+
+	it('also cuts a batch before its JSON passes the size limit, so long texts never make a request too large', async () => {
+		const bodies: Buffer[] = [];
+		const stub = await startStub((_req, res, body) => {
+			bodies.push(body);
+			res.writeHead(201, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ success: true }));
+		});
+		try {
+			// Each unit is about 40% of the limit: two fit in a batch, a third does not.
+			const longText = 'x'.repeat(Math.floor(MAX_CONTENT_BATCH_BYTES * 0.4));
+			const units = Array.from({ length: 5 }, (_, index) => ({ sourceText: `Long ${index}`, targetText: longText }));
+
+			const result = await run(sandbox(), fieldImport(), { items: [{ json: { units } }], baseUrl: stub.baseUrl });
+
+			const sent = bodies.map((body) => JSON.parse(body.toString('utf8')) as { translations: Array<{ sourceText: string }> });
+			expect(sent.map((body) => body.translations.map((unit) => unit.sourceText))).toEqual([['Long 0', 'Long 1'], ['Long 2', 'Long 3'], ['Long 4']]);
+			// The envelope around the list ({"targetLanguage":"sv","translations":...}) is all that is added.
+			for (const body of bodies) expect(body.length).toBeLessThanOrEqual(MAX_CONTENT_BATCH_BYTES + 64);
+			expect(result.json).toEqual([{ success: true, targetLanguage: 'sv', unitsContributed: 5, requests: 3 }]);
+		} finally {
+			await stub.close();
+		}
+	});
+
+	it('a single unit larger than the limit goes alone, and the service decides', async () => {
+		const huge = 'y'.repeat(MAX_CONTENT_BATCH_BYTES + 10);
+
+		const result = await run(sandbox(), fieldImport(), {
+			items: [{ json: { units: [{ sourceText: 'Small', targetText: 'Liten' }, { sourceText: 'Huge', targetText: huge }] } }],
+		});
+
+		expect(contentImports()).toBe(2);
+		expect(result.json[0]).toMatchObject({ success: true, requests: 2 });
+		expect(targetOf('Huge', 'sv')).toHaveLength(huge.length);
+	});
+
+	it("the option's description says both limits", () => {
+		const options = description.find((property) => property.name === 'options');
+		const batchSize = (options?.options as Array<{ name: string; default: unknown; description?: string }>).find((option) => option.name === 'batchSize');
+
+		expect(batchSize?.default).toBe(DEFAULT_CONTENT_BATCH_SIZE);
+		expect(batchSize?.description).toMatch(/Most units sent in one request/);
+		expect(batchSize?.description).toMatch(/5 MB of JSON/);
 	});
 });

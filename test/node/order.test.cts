@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { readBinary } from '../harness/engine.cts';
-import { byId, failure, pairedIndexes, run, useSandbox } from './setup.cts';
+import { byId, failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox();
 const MISSING = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -280,6 +280,74 @@ describe('Order > Export XLSX', () => {
 		const header = workbook.worksheets[0].getRow(1).values as unknown[];
 		expect(header.slice(1)).toEqual(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', order.targetLanguage]);
 		expect(workbook.worksheets[0].rowCount).toBe(order.segmentCount + 1);
+	});
+
+	describe('streamed into the binary store', () => {
+		const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+		let workbookBytes: Buffer;
+		const rows = 30_000;
+		beforeAll(async () => {
+			const workbook = new ExcelJS.Workbook();
+			const sheet = workbook.addWorksheet('Segments');
+			sheet.addRow(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', 'de']);
+			for (let index = 1; index <= rows; index++) sheet.addRow([index, `00:00:${index}`, 'Speaker', `Line ${index}`, `Zeile ${index}`]);
+			workbookBytes = Buffer.from(await workbook.xlsx.writeBuffer());
+		});
+
+		/** Sends the workbook in chunks without a Content-Length; the first `cutAttempts` answers stop half way. */
+		const serveWorkbook = (cutAttempts = 0) => {
+			let attempts = 0;
+			return startStub((_req, res) => {
+				attempts++;
+				res.writeHead(200, { 'content-type': XLSX, 'content-disposition': 'attachment; filename="Big order_de.xlsx"' });
+				const end = attempts <= cutAttempts ? Math.floor(workbookBytes.length / 2) : workbookBytes.length;
+				for (let start = 0; start < end; start += 64 * 1024) res.write(workbookBytes.subarray(start, Math.min(end, start + 64 * 1024)));
+				if (attempts <= cutAttempts) setTimeout(() => res.socket?.destroy(), 20);
+				else res.end();
+			});
+		};
+
+		it('a large workbook (about 1 MB, sent in chunks without a length) arrives byte for byte, with its name, type and size', async () => {
+			const stub = await serveWorkbook();
+			try {
+				const result = await run(sandbox(), { resource: 'order', operation: 'exportXlsx', orderId: byId('big-order') }, { baseUrl: stub.baseUrl });
+
+				const bytes = await readBinary(result.items[0]);
+				expect(bytes.equals(workbookBytes)).toBe(true);
+				expect(result.json[0]).toEqual({ orderId: 'big-order', fileName: 'Big order_de.xlsx', mimeType: XLSX, fileSize: workbookBytes.length });
+				const workbook = new ExcelJS.Workbook();
+				await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+				expect(workbook.worksheets[0].rowCount).toBe(rows + 1);
+				expect(workbook.worksheets[0].getRow(rows + 1).getCell(5).value).toBe(`Zeile ${rows}`);
+			} finally {
+				await stub.close();
+			}
+		});
+
+		it('a connection dropped while the file streams is retried (a read), and the stored file is the whole one', async () => {
+			const stub = await serveWorkbook(1);
+			try {
+				const result = await run(sandbox(), { resource: 'order', operation: 'exportXlsx', orderId: byId('big-order') }, { baseUrl: stub.baseUrl });
+
+				expect(stub.requests).toHaveLength(2);
+				expect((await readBinary(result.items[0])).equals(workbookBytes)).toBe(true);
+				expect(result.json[0].fileSize).toBe(workbookBytes.length);
+			} finally {
+				await stub.close();
+			}
+		});
+
+		it('a connection that keeps dropping fails after the retries, saying it was dropped', async () => {
+			const stub = await serveWorkbook(Infinity);
+			try {
+				const error = failure(await run(sandbox(), { resource: 'order', operation: 'exportXlsx', orderId: byId('big-order') }, { baseUrl: stub.baseUrl }));
+
+				expect(error.message).toMatch(/^Could not complete GET \/integration\/orders\/big-order\/export-xlsx: the connection to .* was dropped/);
+				expect(stub.requests).toHaveLength(4);
+			} finally {
+				await stub.close();
+			}
+		});
 	});
 
 	it('500 without segment data: the API\'s message and a hint', async () => {

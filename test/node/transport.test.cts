@@ -3,6 +3,8 @@
 // the API key staying out of everything a run leaves behind. Faults come from the sandbox; the few answers the
 // sandbox never gives (a redirect, the production error shape, a non-JSON 200) come from a stub server here.
 import { RETRY_POLICY } from '../../nodes/Ollang/transport';
+import { credentialDecryptions, readBinary } from '../harness/engine.cts';
+import { createPollRunner } from '../harness/poll.cts';
 import { byId, failure, run, startStub, useSandbox } from './setup.cts';
 import type { Stub } from './setup.cts';
 
@@ -354,11 +356,81 @@ describe('the API key', () => {
 		}
 	});
 
+	it('is taken out of a downloaded file that carries it, and the rest of the file is kept', async () => {
+		// A long answer, so the key straddles the chunks the stored file is checked in.
+		const before = 'a'.repeat(64 * 1024 - 5);
+		const stub = await startStub((req, res) => {
+			res.writeHead(200, { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="debug.txt"' });
+			res.end(`${before}${String(req.headers['x-api-key'])} after`);
+		});
+		try {
+			const result = await run(sandbox(), { resource: 'order', operation: 'exportXlsx', orderId: byId('any') }, { baseUrl: stub.baseUrl, key });
+
+			const stored = (await readBinary(result.items[0])).toString('utf8');
+			expect(stored).toBe(`${before}[redacted] after`);
+			expect(result.json[0]).toMatchObject({ fileName: 'debug.txt', mimeType: 'text/plain', fileSize: stored.length });
+		} finally {
+			await stub.close();
+		}
+	});
+
 	it('appears in no output item of a run that continued on fail', async () => {
 		const result = await run(sandbox(), getOrder('aaaaaaaaaaaaaaaaaaaaaaaa'), { key, continueOnFail: true });
 
 		expect(result.json).toHaveLength(1);
 		expect(result.json[0].error).toContain('401');
 		expect(JSON.stringify(result.items)).not.toContain(key);
+	});
+});
+
+describe('the credential is resolved once per execution and item, not per request', () => {
+	const consumptionPages = { resource: 'consumption', operation: 'getMany', returnAll: true, options: { pageSize: 10 } };
+
+	it('one read for a Return All over many pages', async () => {
+		const before = credentialDecryptions();
+
+		const result = await run(sandbox(), consumptionPages);
+
+		expect(sandbox().requests.count({ path: '/integration/consumption' })).toBe(Math.ceil(sandbox().state.consumption.length / 10));
+		expect(result.json).toHaveLength(sandbox().state.consumption.length);
+		expect(credentialDecryptions() - before).toBe(1);
+	});
+
+	it('one read per item (a credential may read the item), whatever the requests of each', async () => {
+		const before = credentialDecryptions();
+		const orders = [...sandbox().state.orders.keys()].slice(0, 3);
+
+		await run(sandbox(), { resource: 'order', operation: 'get', orderId: byId('={{ $json.orderId }}') }, { items: orders.map((orderId) => ({ json: { orderId } })) });
+
+		expect(credentialDecryptions() - before).toBe(orders.length);
+	});
+
+	it('again in the next execution: a changed key is used at once', async () => {
+		const orderId = sandbox().fixtures.orders.byStatus.completed;
+
+		const first = await run(sandbox(), getOrder(orderId));
+		const second = await run(sandbox(), getOrder(orderId), { key: 'rotated-key-0000000' });
+
+		expect(first.error).toBeUndefined();
+		expect(failure(second).httpCode).toBe('401');
+	});
+
+	it('on every poll of an active trigger, whose context lives as long as the activation', async () => {
+		const runner = createPollRunner({
+			parameters: { event: 'orderDeliveryEvent', watch: 'recentOrders', lookbackDays: 365 },
+			credentials: { baseUrl: sandbox().baseUrl, apiKey: sandbox().keys.owner },
+		});
+		await runner.poll();
+
+		await runner.setCredentials({ baseUrl: sandbox().baseUrl, apiKey: 'rotated-key-0000000' });
+
+		await expect(runner.poll()).rejects.toThrow(/401/);
+	});
+
+	it('and the base URL rule still holds for it: plain http to a remote host is refused before anything is sent', async () => {
+		const error = failure(await run(sandbox(), consumptionPages, { baseUrl: 'http://api-integration.ollang.com' }));
+
+		expect(error.message).toMatch(/^Invalid Base URL in the Ollang API credential: .*plain http to a remote host/);
+		expect(sandbox().requests.count()).toBe(0);
 	});
 });

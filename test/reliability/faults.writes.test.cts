@@ -78,6 +78,34 @@ function outputFor(items: INodeExecutionData[], itemIndex: number): IDataObject 
 	return found?.json;
 }
 
+interface StoppingError {
+	/** What the error says about its own item. */
+	own: string;
+	/** "Jobs already queued by this run: <job> (memory <id>), ..." */
+	queued: string;
+	/** One "Also failed in this run: memory <id> (item N): <message>. <description>" per other failed request. */
+	alsoFailed: string[];
+}
+
+const QUEUED = 'Jobs already queued by this run: ';
+const ALSO_FAILED = 'Also failed in this run: ';
+
+/** Parts of a stopping error's description: its own item's, and what it says of requests sent beside it. */
+function splitStoppingError(description: string): StoppingError {
+	const [head, ...alsoFailed] = description.split(ALSO_FAILED);
+	const [own, queued = ''] = head.split(QUEUED);
+	return { own, queued, alsoFailed };
+}
+
+/** What a stopping error says of an item after its own: queued (so applied), failed with a claim, or not sent. */
+function laterItemOutcome(said: StoppingError, json: IDataObject): ItemOutcome {
+	if (typeof json.memoryId !== 'string') return 'not attempted';
+	const memory = `memory ${json.memoryId}`;
+	if (said.queued.includes(`(${memory})`)) return 'succeeded';
+	const failed = said.alsoFailed.find((entry) => entry.startsWith(`${memory} `));
+	return failed === undefined ? 'not attempted' : claimOf(failed);
+}
+
 /** One run of the action on fresh items under one schedule; returns the violations found. */
 async function runOnce(s: Sandbox, operation: OperationCase, schedule: Schedule, round: Round): Promise<Violation[]> {
 	const number = ++runNumber;
@@ -98,10 +126,12 @@ async function runOnce(s: Sandbox, operation: OperationCase, schedule: Schedule,
 		let outcome: ItemOutcome;
 		let message: string | undefined;
 		if (stopped) {
-			// The node stopped at one item's error: the items before it succeeded, the ones after were not sent.
+			// The node stopped at one item's error: the items before it succeeded; the ones after were not sent,
+			// unless the error names them as sent beside it (Import Items sends a few requests at once).
 			const failedAt = stopped.itemIndex ?? 0;
+			const said = splitStoppingError(stopped.description);
 			message = stopped.message;
-			outcome = index < failedAt ? 'succeeded' : index === failedAt ? claimOf(stopped.description) : 'not attempted';
+			outcome = index < failedAt ? 'succeeded' : index === failedAt ? claimOf(said.own) : laterItemOutcome(said, item.json);
 		} else {
 			const json = outputFor(result.items, index);
 			if (json === undefined) throw new Error(`${operation.name}: no output for item ${index}`);

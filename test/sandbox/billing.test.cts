@@ -127,6 +127,28 @@ describe('GET /integration/consumption', () => {
 		expectShapeA(denied.body, 'ACCESS_DENIED');
 		expect((await consumption(sandbox(), {}, sandbox().keys.billing)).status).toBe(200);
 	});
+
+	it('answers every page of a query from one view, and a line added since is in the next answer', async () => {
+		const { state } = sandbox();
+		const query = { 'pageOptions[orderBy]': 'occurredAt', 'pageOptions[orderDirection]': 'desc', 'pageOptions[take]': 50 };
+		const expected = () =>
+			[...state.consumption].sort((a, b) => (a.occurredAt === b.occurredAt ? (a.id < b.id ? 1 : -1) : a.occurredAt < b.occurredAt ? 1 : -1)).map((line) => line.id);
+
+		const first = await allLines(sandbox(), query);
+		const again = await allLines(sandbox(), query);
+		expect(first.map((line: any) => line.id)).toEqual(expected());
+		expect(again).toEqual(first);
+
+		const [order] = sandbox().simulate.createOrders(1, { type: 'document' });
+		sandbox().clock.advance(60);
+		const added = state.consumption.filter((line) => line.orderId === order.id);
+		expect(added.length).toBeGreaterThan(0);
+
+		const after = await allLines(sandbox(), query);
+		expect(after.map((line: any) => line.id)).toEqual(expected());
+		const filtered = await consumption(sandbox(), { ...query, 'filter[orderId]': order.id });
+		expect(filtered.body.meta.itemCount).toBe(added.length);
+	});
 });
 
 describe('GET /integration/credits', () => {

@@ -28,9 +28,17 @@ export interface OperationResult {
 	binary?: IBinaryKeyData;
 }
 
+/**
+ * What an item operation's requests do. 'read': they only read, so repeating one or running it beside another
+ * changes nothing, and the router runs a few items at once. 'write': they change something (or spend credits),
+ * so items run one after another, in order, and none starts after a failure that stops the node.
+ */
+export type OperationKind = 'read' | 'write';
+
 /** Runs once per input item; the router loops, pairs and handles continueOnFail. */
 export interface ItemOperation {
 	description: INodeProperties[];
+	kind: OperationKind;
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]>;
 }
 

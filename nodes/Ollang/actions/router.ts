@@ -9,6 +9,7 @@ import * as folder from './folder';
 import * as memory from './memory';
 import * as order from './order';
 import * as upload from './upload';
+import { settleConcurrent } from '../transport';
 import { asNodeError } from './common/outcomes';
 import type {
 	BatchOperation,
@@ -17,6 +18,9 @@ import type {
 	OllangResource,
 	ResourceOperations,
 } from './node.type';
+
+/** Items of a read operation run this many at a time; writes run one at a time. */
+export const READ_ITEM_CONCURRENCY = 8;
 
 /** Every resource's operations; the type makes a missing resource or operation a compile error. */
 export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
@@ -85,15 +89,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [output];
 	}
 
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		let outcomes: BatchOutcome[];
-		try {
-			const results = await chosen.execute.call(this, itemIndex);
-			outcomes = results.map((result) => ({ pairedItems: [itemIndex], result }));
-		} catch (error) {
-			outcomes = [{ pairedItems: [itemIndex], error: asNodeError(this, error, itemIndex) }];
+	// Reads run a few items at once; their outcomes are settled in item order, so output order, pairing and
+	// Continue On Fail are as if one item ran after another. Without Continue On Fail no item starts after a
+	// failure, the items under way finish, and the first failing item in order stops the node.
+	const concurrency = chosen.kind === 'read' ? READ_ITEM_CONCURRENCY : 1;
+	const itemIndexes = Array.from({ length: itemCount }, (_, itemIndex) => itemIndex);
+	const settled = await settleConcurrent(
+		itemIndexes,
+		concurrency,
+		async (itemIndex) => await chosen.execute.call(this, itemIndex),
+		{ stopAfterFailure: !continueOnFail },
+	);
+	settled.forEach((outcome, itemIndex) => {
+		// Not started: an item before it failed, and settling that failure has stopped the node.
+		if (outcome === undefined) return;
+		if (outcome.ok) {
+			outcome.value.forEach((result) => settle({ pairedItems: [itemIndex], result }));
+		} else {
+			settle({ pairedItems: [itemIndex], error: asNodeError(this, outcome.error, itemIndex) });
 		}
-		outcomes.forEach(settle);
-	}
+	});
 	return [output];
 }

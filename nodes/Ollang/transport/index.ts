@@ -1,4 +1,6 @@
 import type {
+	IBinaryData,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -6,7 +8,7 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep, UserError } from 'n8n-workflow';
+import { BINARY_ENCODING, NodeOperationError, sleep, UserError } from 'n8n-workflow';
 
 import type { AppliedState, ErrorHints } from './errors';
 import { appliedNote, createApiError, describeApiError, readApiErrorBody } from './errors';
@@ -68,7 +70,10 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Largest JSON answer read: the API's biggest (a page, the memories) are far smaller; more is not this API. */
 export const MAX_JSON_ANSWER_BYTES = 16 * 1024 * 1024;
 export const MAX_PAGE_SIZE = 50;
-export const DEFAULT_PAGE_CONCURRENCY = 4;
+/** Pages fetched at the same time after page 1, unless the operation's Parallel Page Requests option says otherwise. */
+export const DEFAULT_PAGE_CONCURRENCY = 10;
+/** The most the Parallel Page Requests option allows. */
+export const MAX_PAGE_CONCURRENCY = 10;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Path ids
@@ -137,6 +142,8 @@ interface Target {
 	base: string;
 	origin: string;
 	apiKey: string;
+	/** The credential as resolved, handed to httpRequestWithAuthentication so it is not decrypted again. */
+	credential: ICredentialsDecrypted;
 }
 
 async function resolveTarget(this: OllangContext, itemIndex: number | undefined): Promise<Target> {
@@ -151,7 +158,48 @@ async function resolveTarget(this: OllangContext, itemIndex: number | undefined)
 	}
 	const url = new URL(raw);
 	const prefix = url.pathname.replace(/\/+$/, '');
-	return { base: `${url.origin}${prefix}`, origin: url.origin, apiKey: String(credentials.apiKey ?? '') };
+	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	return {
+		base: `${url.origin}${prefix}`,
+		origin: url.origin,
+		apiKey: String(credentials.apiKey ?? ''),
+		credential: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: { ...credentials },
+		},
+	};
+}
+
+/**
+ * Targets resolved in an execute context, per item index (a credential may hold expressions that read the item).
+ * n8n builds a new execute context for every run of a node, so nothing outlives the execution; a poll context
+ * lives as long as the activation, so polls resolve the credential for every request and see a changed key.
+ */
+const resolvedTargets = new WeakMap<IExecuteFunctions, Map<number | undefined, Promise<Target>>>();
+
+function isExecuteContext(ctx: OllangContext): ctx is IExecuteFunctions {
+	return 'getInputData' in ctx;
+}
+
+/** The credential and base URL once per execution and item, not once per request (each resolution decrypts). */
+function targetFor(this: OllangContext, itemIndex: number | undefined): Promise<Target> {
+	if (!isExecuteContext(this)) return resolveTarget.call(this, itemIndex);
+	let targets = resolvedTargets.get(this);
+	if (targets === undefined) {
+		targets = new Map();
+		resolvedTargets.set(this, targets);
+	}
+	let target = targets.get(itemIndex);
+	if (target === undefined) {
+		target = resolveTarget.call(this, itemIndex);
+		targets.set(itemIndex, target);
+		const cached = targets;
+		// A failure is not kept: the next request asks again.
+		target.catch(() => cached.delete(itemIndex));
+	}
+	return target;
 }
 
 /** Replaces the API key wherever it might appear in text we show. */
@@ -201,7 +249,19 @@ function buildQuery(qs: IDataObject | undefined): string {
 interface RawResponse {
 	statusCode: number;
 	headers: Record<string, string>;
+	/** The whole body; empty when a 2xx answer was asked for as a stream. */
 	body: Buffer;
+	/** A 2xx answer's body, not yet read, when the exchange was asked to stream it. */
+	stream?: BodyStream;
+}
+
+/** A response body as n8n's HTTP helper gives it with encoding 'stream' (what prepareBinaryData takes). */
+type BodyStream = Exclude<Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0], Buffer>;
+
+async function readStream(stream: BodyStream): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(toBuffer(chunk));
+	return Buffer.concat(chunks);
 }
 
 interface Payload {
@@ -342,8 +402,10 @@ async function exchange(
 	request: OllangRequest,
 	accept: string,
 	payload?: Payload,
+	/** Hand a 2xx body over as a stream; other answers are read whole, as always, to be shaped into errors. */
+	streamBody = false,
 ): Promise<RawResponse> {
-	const target = await resolveTarget.call(this, request.itemIndex);
+	const target = await targetFor.call(this, request.itemIndex);
 	const redact = redactor(target.apiKey);
 	const node = this.getNode();
 	let url = `${target.base}${request.path}${buildQuery(request.qs)}`;
@@ -368,7 +430,7 @@ async function exchange(
 			url,
 			headers: headers(),
 			body,
-			encoding: 'arraybuffer',
+			encoding: streamBody ? 'stream' : 'arraybuffer',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			// Redirects are followed below, only to the same origin, so the key never goes to another host.
@@ -380,15 +442,23 @@ async function exchange(
 		let response: RawResponse | undefined;
 		let failure: TransportFailure | undefined;
 		try {
-			const raw = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as {
+			const raw = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: target.credential,
+			})) as {
 				statusCode: number;
 				headers: unknown;
 				body: unknown;
 			};
+			const responseHeaders = redactValue(normalizeHeaders(raw.headers), redact) as Record<string, string>;
+			if (streamBody && raw.statusCode >= 200 && raw.statusCode < 300) {
+				const stream = raw.body as BodyStream;
+				return { statusCode: raw.statusCode, headers: responseHeaders, body: Buffer.alloc(0), stream };
+			}
+			const whole = streamBody ? await readStream(raw.body as BodyStream) : toBuffer(raw.body);
 			response = {
 				statusCode: raw.statusCode,
-				headers: redactValue(normalizeHeaders(raw.headers), redact) as Record<string, string>,
-				body: redactBody(toBuffer(raw.body), target.apiKey, redact),
+				headers: responseHeaders,
+				body: redactBody(whole, target.apiKey, redact),
 			};
 		} catch (error) {
 			failure = classifyFailure(error);
@@ -578,12 +648,6 @@ function readJsonAnswer(this: OllangContext, request: OllangRequest, response: R
 	);
 }
 
-export interface DownloadedFile {
-	data: Buffer;
-	fileName?: string;
-	mimeType?: string;
-}
-
 /** File name from a Content-Disposition header (filename*=UTF-8'' preferred over filename=). */
 export function fileNameFromContentDisposition(header: string | undefined): string | undefined {
 	if (!header) return undefined;
@@ -601,21 +665,93 @@ export function fileNameFromContentDisposition(header: string | undefined): stri
 	return name === '' ? undefined : name;
 }
 
-/** Downloads a binary answer (e.g. an XLSX export). */
-export async function apiDownload(this: OllangContext, request: OllangRequest): Promise<DownloadedFile> {
-	const response = await exchange.call(this, request, '*/*');
-	const mimeType = response.headers['content-type']?.split(';')[0].trim();
-	if (mimeType === 'application/json') {
-		throw unexpectedResponse.call(this, request, 'a file', response.body.toString('utf8'));
+/** What a file answer says about itself (Content-Disposition, Content-Type), for the caller to complete. */
+export interface FileAnswer {
+	fileName?: string;
+	mimeType?: string;
+}
+
+/** A downloaded file in n8n's binary data store, with the name and type it was stored under and its size. */
+export interface StoredDownload {
+	binary: IBinaryData;
+	fileName: string;
+	mimeType: string;
+	fileSize: number;
+}
+
+const SCAN_CHUNK_BYTES = 64 * 1024;
+
+/** The bytes of a stored file; only for the rare file that must be rewritten. */
+async function storedBytes(ctx: IExecuteFunctions, binary: IBinaryData): Promise<Buffer> {
+	if (binary.id === undefined) return Buffer.from(binary.data, BINARY_ENCODING);
+	return await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(binary.id));
+}
+
+/** Whether a stored file holds the text, read a chunk at a time (a match may straddle two chunks). */
+async function storedFileIncludes(ctx: IExecuteFunctions, binary: IBinaryData, text: string): Promise<boolean> {
+	const needle = Buffer.from(text, 'utf8');
+	if (binary.id === undefined) return Buffer.from(binary.data, BINARY_ENCODING).includes(needle);
+	let carry = Buffer.alloc(0);
+	for await (const chunk of await ctx.helpers.getBinaryStream(binary.id, SCAN_CHUNK_BYTES)) {
+		const joined = Buffer.concat([carry, toBuffer(chunk)]);
+		if (joined.includes(needle)) return true;
+		carry = joined.subarray(Math.max(0, joined.length - needle.length + 1));
 	}
-	if (response.body.length === 0) {
-		throw unexpectedResponse.call(this, request, 'a file, got an empty answer', undefined);
+	return false;
+}
+
+/**
+ * Downloads a file answer (e.g. an XLSX export) straight into n8n's binary data store: the body streams to the
+ * store and is never held whole in memory. Status and headers are checked first; an error answer is read and
+ * shaped as for any request. A connection lost while the body streams is retried like any other for a safe
+ * request. `name` gives the stored file its name and type from what the answer says.
+ */
+export async function apiDownloadBinary(
+	this: IExecuteFunctions,
+	request: OllangRequest,
+	name: (answer: FileAnswer) => { fileName: string; mimeType: string },
+): Promise<StoredDownload> {
+	const target = await targetFor.call(this, request.itemIndex);
+	const redact = redactor(target.apiKey);
+	for (let attempt = 1; ; attempt++) {
+		const response = await exchange.call(this, request, '*/*', undefined, true);
+		const stream = response.stream as BodyStream;
+		const answer: FileAnswer = {
+			fileName: fileNameFromContentDisposition(response.headers['content-disposition']),
+			mimeType: response.headers['content-type']?.split(';')[0].trim() || undefined,
+		};
+		if (answer.mimeType === 'application/json') {
+			const text = redact((await readStream(stream)).toString('utf8'));
+			throw unexpectedResponse.call(this, request, 'a file', text);
+		}
+		const { fileName, mimeType } = name(answer);
+		let binary: IBinaryData;
+		try {
+			binary = await this.helpers.prepareBinaryData(stream, fileName, mimeType);
+		} catch (error) {
+			const failure = classifyFailure(error);
+			// Not the connection (the store could not write, say): that error, tied to the item.
+			if (failure.kind === 'other') {
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: request.itemIndex });
+			}
+			const retriesLeft = attempt <= RETRY_POLICY.maxRetries;
+			if (failure.kind !== 'cancelled' && failureRetryable(failure, request.retry) && retriesLeft) {
+				await sleep(backoffDelay(attempt));
+				continue;
+			}
+			throw connectionError.call(this, failure, request, request.method, target.origin, attempt, redact);
+		}
+		const fileSize = binary.bytes ?? (await storedBytes(this, binary)).length;
+		if (fileSize === 0) throw unexpectedResponse.call(this, request, 'a file, got an empty answer', undefined);
+		// As for every answer, the key does not pass on (a careless service may echo it): a file holding it is
+		// stored again without it. Checked in the store, a chunk at a time, so the file is not held whole.
+		if (target.apiKey.length >= 4 && (await storedFileIncludes(this, binary, target.apiKey))) {
+			const cleaned = redactBody(await storedBytes(this, binary), target.apiKey, redact);
+			binary = await this.helpers.prepareBinaryData(cleaned, fileName, mimeType);
+			return { binary, fileName, mimeType, fileSize: cleaned.length };
+		}
+		return { binary, fileName, mimeType, fileSize };
 	}
-	return {
-		data: response.body,
-		fileName: fileNameFromContentDisposition(response.headers['content-disposition']),
-		mimeType,
-	};
 }
 
 /** Sends multipart/form-data built in memory (with a Content-Length) and returns the parsed JSON answer. */
@@ -660,27 +796,57 @@ function isPageAnswer<T>(value: unknown): value is PageAnswer<T> {
 	);
 }
 
-/** Runs fn over inputs with at most `concurrency` at once; results keep the input order. Stops on the first error. */
-export async function mapConcurrent<I, O>(
+/** How one task of settleConcurrent ended. */
+export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+/**
+ * Runs `task` over inputs with at most `concurrency` at once, starting them in input order, and waits for every
+ * task it started; results keep the input order. With `stopAfterFailure`, no task starts once one has failed:
+ * those inputs have no result (undefined), and every input before the failed one has been started.
+ */
+export async function settleConcurrent<I, O>(
 	inputs: I[],
 	concurrency: number,
-	fn: (input: I, index: number) => Promise<O>,
-): Promise<O[]> {
-	const results = new Array<O>(inputs.length);
+	task: (input: I, index: number) => Promise<O>,
+	options: { stopAfterFailure: boolean },
+): Promise<Array<Settled<O> | undefined>> {
+	const results = new Array<Settled<O> | undefined>(inputs.length).fill(undefined);
 	let next = 0;
 	let failed = false;
 	const worker = async () => {
-		while (!failed && next < inputs.length) {
+		while (!(failed && options.stopAfterFailure) && next < inputs.length) {
 			const index = next++;
-			results[index] = await fn(inputs[index], index).catch((error: unknown) => {
+			try {
+				results[index] = { ok: true, value: await task(inputs[index], index) };
+			} catch (error) {
 				failed = true;
-				throw error;
-			});
+				results[index] = { ok: false, error };
+			}
 		}
 	};
 	const workers = Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker);
 	await Promise.all(workers);
 	return results;
+}
+
+/**
+ * Runs fn over inputs with at most `concurrency` at once; results keep the input order. After a failure nothing
+ * new starts, the calls under way finish, and the first failure in input order is thrown.
+ */
+export async function mapConcurrent<I, O>(
+	inputs: I[],
+	concurrency: number,
+	fn: (input: I, index: number) => Promise<O>,
+): Promise<O[]> {
+	const settled = await settleConcurrent(inputs, concurrency, fn, { stopAfterFailure: true });
+	const values: O[] = [];
+	// Started inputs are a prefix of the list, so the first failure comes before any input left unstarted.
+	for (const outcome of settled) {
+		if (outcome === undefined) break;
+		if (!outcome.ok) throw outcome.error;
+		values.push(outcome.value);
+	}
+	return values;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY } from '../../transport';
 import type { OllangResource, OllangResourceMap } from '../node.type';
 import { checkOption } from './parameters';
 
@@ -145,8 +146,8 @@ export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort
 				displayName: 'Parallel Page Requests',
 				name: 'pageConcurrency',
 				type: 'number',
-				default: 4,
-				typeOptions: { minValue: 1, maxValue: 10 },
+				default: DEFAULT_PAGE_CONCURRENCY,
+				typeOptions: { minValue: 1, maxValue: MAX_PAGE_CONCURRENCY },
 				description:
 					'How many pages to load at the same time after the first one when many pages are needed',
 			},

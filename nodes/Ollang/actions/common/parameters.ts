@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-w
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PagingOptions } from '../../transport';
-import { MAX_PAGE_SIZE, pathIdProblem } from '../../transport';
+import { MAX_PAGE_CONCURRENCY, MAX_PAGE_SIZE, pathIdProblem } from '../../transport';
+import { readLocatorId } from './itemParameters';
 
 /** A local validation error: names the field, the item and the rule; nothing has been sent. */
 export function invalidField(
@@ -19,8 +20,7 @@ export function invalidField(
 
 /** An id from a resource locator or a plain field, checked with the transport's path-id rule. */
 export function readId(ctx: IExecuteFunctions, name: string, field: string, itemIndex: number): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	return checkId(ctx, value, field, itemIndex);
+	return checkId(ctx, readLocatorId(ctx, name, itemIndex), field, itemIndex);
 }
 
 export function checkId(ctx: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
@@ -204,7 +204,14 @@ export function readPaging(ctx: IExecuteFunctions, itemIndex: number, options: I
 		paging.pageSize = checkWholeNumber(ctx, options.pageSize, 'Page Size', itemIndex, 1, MAX_PAGE_SIZE);
 	}
 	if (options.pageConcurrency !== undefined) {
-		paging.concurrency = checkWholeNumber(ctx, options.pageConcurrency, 'Parallel Page Requests', itemIndex, 1, 10);
+		paging.concurrency = checkWholeNumber(
+			ctx,
+			options.pageConcurrency,
+			'Parallel Page Requests',
+			itemIndex,
+			1,
+			MAX_PAGE_CONCURRENCY,
+		);
 	}
 	return paging;
 }

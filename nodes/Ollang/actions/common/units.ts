@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { readItemParameter } from './itemParameters';
 import { checkText, describeType, invalidField } from './parameters';
 
 /** One field of a unit (a translation pair) as the node reads it. */
@@ -73,9 +74,11 @@ export function unitProperties(fields: UnitField[], listExample: string): INodeP
 
 function parseUnitList(ctx: IExecuteFunctions, value: unknown, itemIndex: number): unknown[] {
 	let list = value;
+	const empty = () => invalidField(ctx, itemIndex, 'Units', 'must be a list of units, got an empty value');
+	if (list === undefined || list === null) throw empty();
 	if (typeof list === 'string') {
 		const text = list.trim();
-		if (text === '') throw invalidField(ctx, itemIndex, 'Units', 'must be a list of units, got an empty value');
+		if (text === '') throw empty();
 		try {
 			list = JSON.parse(text);
 		} catch {
@@ -90,13 +93,13 @@ function parseUnitList(ctx: IExecuteFunctions, value: unknown, itemIndex: number
 
 /** Reads the units an item contributes, each checked: required fields present and text. */
 export function readUnits(ctx: IExecuteFunctions, itemIndex: number, fields: UnitField[]): IDataObject[] {
-	const source = ctx.getNodeParameter('unitsSource', itemIndex, 'item') as string;
+	const source = readItemParameter(ctx, 'unitsSource', itemIndex, 'item');
 	if (source === 'item') {
 		const unit: IDataObject = {};
 		for (const field of fields) {
 			const value = checkText(
 				ctx,
-				ctx.getNodeParameter(field.key, itemIndex, ''),
+				readItemParameter(ctx, field.key, itemIndex, ''),
 				field.displayName,
 				itemIndex,
 				field.required,
@@ -109,10 +112,10 @@ export function readUnits(ctx: IExecuteFunctions, itemIndex: number, fields: Uni
 
 	const fallbacks: IDataObject = {};
 	for (const field of fields.filter((entry) => entry.fallbackFor)) {
-		const value = checkText(ctx, ctx.getNodeParameter(field.key, itemIndex, ''), field.displayName, itemIndex, false);
+		const value = checkText(ctx, readItemParameter(ctx, field.key, itemIndex, ''), field.displayName, itemIndex, false);
 		if (value !== undefined) fallbacks[field.key] = value;
 	}
-	const list = parseUnitList(ctx, ctx.getNodeParameter('units', itemIndex), itemIndex);
+	const list = parseUnitList(ctx, readItemParameter(ctx, 'units', itemIndex, undefined), itemIndex);
 	if (list.length === 0) throw invalidField(ctx, itemIndex, 'Units', 'the list is empty: give at least one unit');
 	return list.map((entry, position) => {
 		const label = `Units > unit ${position + 1}`;
@@ -137,12 +140,6 @@ export function readUnits(ctx: IExecuteFunctions, itemIndex: number, fields: Uni
 	});
 }
 
-function chunk<T>(list: T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < list.length; start += size) chunks.push(list.slice(start, start + size));
-	return chunks;
-}
-
 /** Units bound for one request, with the input items they came from. */
 export interface UnitBatch {
 	/** What the units share (a target language, a memory id). */
@@ -152,24 +149,60 @@ export interface UnitBatch {
 	pairedItems: number[];
 }
 
+/** How large one batch may grow. */
+export interface BatchLimits {
+	/** Most units in one batch. */
+	units: number;
+	/** Most bytes the batch's units take as a JSON list; a single unit larger than this goes alone. */
+	bytes?: number;
+}
+
+interface UnitEntry {
+	itemIndex: number;
+	unit: IDataObject;
+}
+
+/** Cuts a group into consecutive batches within the limits. */
+function cutBatches(group: UnitEntry[], limits: BatchLimits): UnitEntry[][] {
+	const batches: UnitEntry[][] = [];
+	let current: UnitEntry[] = [];
+	// The list's brackets; each unit adds its JSON and a comma.
+	let currentBytes = 2;
+	for (const entry of group) {
+		const size = limits.bytes === undefined ? 0 : Buffer.byteLength(JSON.stringify(entry.unit), 'utf8') + 1;
+		const full =
+			current.length >= limits.units || (limits.bytes !== undefined && currentBytes + size > limits.bytes);
+		if (current.length > 0 && full) {
+			batches.push(current);
+			current = [];
+			currentBytes = 2;
+		}
+		current.push(entry);
+		currentBytes += size;
+	}
+	if (current.length > 0) batches.push(current);
+	return batches;
+}
+
 /**
- * Groups the units of all items by a key (keeping item order), then cuts each group into batches of at most
- * `size` units: one request per key and batch instead of one per item.
+ * Groups the units of all items by a key (keeping item order), then cuts each group into batches within the
+ * limits: one request per key and batch instead of one per item.
  */
 export function batchUnits<T extends { units: IDataObject[] }>(
 	parsed: Array<{ itemIndex: number; value: T }>,
 	keyOf: (value: T) => string,
-	size: number,
+	limits: BatchLimits,
 ): UnitBatch[] {
-	const groups = new Map<string, Array<{ itemIndex: number; unit: IDataObject }>>();
+	const groups = new Map<string, UnitEntry[]>();
 	for (const { itemIndex, value } of parsed) {
 		const key = keyOf(value);
 		const group = groups.get(key) ?? [];
-		group.push(...value.units.map((unit) => ({ itemIndex, unit })));
+		// A loop, not push(...spread): an item may carry more units than a call takes arguments.
+		for (const unit of value.units) group.push({ itemIndex, unit });
 		groups.set(key, group);
 	}
 	return [...groups].flatMap(([key, group]) =>
-		chunk(group, size).map((batch) => ({
+		cutBatches(group, limits).map((batch) => ({
 			key,
 			units: batch.map((entry) => entry.unit),
 			pairedItems: [...new Set(batch.map((entry) => entry.itemIndex))],

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { forOperation, languageHint } from '../common/fields';
+import { readItemParameter } from '../common/itemParameters';
 import { asNodeError, parseEachItem } from '../common/outcomes';
 import { checkNumberInRange, checkText } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -10,8 +11,13 @@ import type { UnitField } from '../common/units';
 import { batchUnits, readUnits, unitProperties } from '../common/units';
 import type { BatchOutcome } from '../node.type';
 
-export const DEFAULT_CONTENT_BATCH_SIZE = 500;
+export const DEFAULT_CONTENT_BATCH_SIZE = 5000;
 export const MAX_CONTENT_BATCH_SIZE = 5000;
+/**
+ * Batches are also cut at this much JSON, so long texts stay well within what a service takes in one body
+ * (the API documents no limit; 5 MB leaves room under the common 10 MB).
+ */
+export const MAX_CONTENT_BATCH_BYTES = 5 * 1024 * 1024;
 
 const unitFields: UnitField[] = [
 	{
@@ -70,7 +76,8 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				default: DEFAULT_CONTENT_BATCH_SIZE,
 				typeOptions: { minValue: 1, maxValue: MAX_CONTENT_BATCH_SIZE },
-				description: 'Most units sent in one request; the units of all input items are combined into batches',
+				description:
+					'Most units sent in one request; the units of all input items are combined into batches. A batch is also cut at about 5 MB of JSON, so long texts never make one request too large.',
 			},
 		],
 	},
@@ -100,7 +107,7 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 	const { parsed, failures } = await parseEachItem<ItemUnits>(this, itemCount, (itemIndex) => ({
 		targetLanguage: checkText(
 			this,
-			this.getNodeParameter('targetLanguage', itemIndex, ''),
+			readItemParameter(this, 'targetLanguage', itemIndex, ''),
 			'Target Language',
 			itemIndex,
 			true,
@@ -111,7 +118,8 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 	const failedItems = new Map<number, Error>();
 	const requestsPerItem = new Map<number, number>();
 	const continueOnFail = this.continueOnFail();
-	for (const batch of batchUnits(parsed, (value) => value.targetLanguage, batchSize)) {
+	const limits = { units: batchSize, bytes: MAX_CONTENT_BATCH_BYTES };
+	for (const batch of batchUnits(parsed, (value) => value.targetLanguage, limits)) {
 		const request: OllangRequest = {
 			method: 'POST',
 			path: '/integration/content/import',

@@ -5,7 +5,7 @@ import { apiRequest } from '../../transport';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,6 +18,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('creditWallet', 'get', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const request: OllangRequest = { method: 'GET', path: '/integration/credits', retry: 'safe', itemIndex };

@@ -5,11 +5,13 @@ import { apiRequest } from '../../transport';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { requireList } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [];
 
 export const description = forOperation('customInstruction', 'getSuggestions', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const request: OllangRequest = {

@@ -4,7 +4,7 @@ import { apiPath, apiRequest } from '../../transport';
 import { folderLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, checkUrl, readId, readOption } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { documentDetailsField, documentTypeField, documentTypes } from './values';
 
 const properties: INodeProperties[] = [
@@ -25,6 +25,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('folder', 'attachDocument', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);

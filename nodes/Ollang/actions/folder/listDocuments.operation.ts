@@ -6,7 +6,7 @@ import { folderLocator, forOperation, returnAllAndLimit } from '../common/fields
 import { toResults } from '../common/outcomes';
 import { readId, readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	folderLocator('The folder whose documents (guidelines, glossaries, character lists) to list'),
@@ -14,6 +14,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('folder', 'listDocuments', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);

@@ -4,7 +4,7 @@ import { apiPath, apiRequest } from '../../transport';
 import { folderLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	folderLocator('The folder holding the document'),
@@ -21,6 +21,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('folder', 'removeDocument', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);

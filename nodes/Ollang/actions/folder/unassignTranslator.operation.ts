@@ -6,7 +6,7 @@ import { folderLocator, forOperation, languageHint } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	folderLocator('The folder whose orders lose their assigned translator'),
@@ -37,6 +37,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('folder', 'unassignTranslator', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);

@@ -6,7 +6,7 @@ import { readInputFile } from '../common/binary';
 import { binaryPropertyField, folderLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId, readOption } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { documentDetailsField, documentTypeField, documentTypes, MAX_FOLDER_DOCUMENT_BYTES } from './values';
 
 const properties: INodeProperties[] = [
@@ -17,6 +17,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('folder', 'uploadDocument', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);

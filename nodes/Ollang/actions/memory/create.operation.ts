@@ -6,7 +6,7 @@ import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,6 +21,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('memory', 'create', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const title = readText(this, 'title', 'Title', itemIndex);

@@ -4,7 +4,7 @@ import { apiPath, apiRequest } from '../../transport';
 import { forOperation, memoryLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,6 +18,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('memory', 'delete', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);

@@ -6,11 +6,13 @@ import { forOperation, memoryLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [memoryLocator('The translation memory to get')];
 
 export const description = forOperation('memory', 'get', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);

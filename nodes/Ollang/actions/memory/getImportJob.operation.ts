@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { fetchImportJob } from './importJobs';
 
 const properties: INodeProperties[] = [
@@ -19,6 +19,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('memory', 'getImportJob', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const jobId = readId(this, 'jobId', 'Job ID', itemIndex);

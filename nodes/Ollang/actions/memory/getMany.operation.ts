@@ -6,7 +6,7 @@ import { forOperation, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -29,6 +29,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('memory', 'getMany', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const limit = readLocalLimit(this, itemIndex);

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath, apiRequest, settleConcurrent } from '../../transport';
 import { forOperation, languageHint, memoryLocator } from '../common/fields';
 import { asNodeError, parseEachItem } from '../common/outcomes';
 import { checkNumberInRange, invalidField, readId } from '../common/parameters';
@@ -14,6 +14,8 @@ import { itemList, waitForJobs } from './importJobs';
 
 /** The API takes at most this many units per import request. */
 export const MAX_UNITS_PER_REQUEST = 1000;
+/** Import requests (one job each) sent at the same time. */
+export const IMPORT_REQUEST_CONCURRENCY = 4;
 
 const unitFields: UnitField[] = [
 	{
@@ -110,6 +112,12 @@ interface ItemUnits {
 	units: IDataObject[];
 }
 
+interface FailedRequest {
+	memoryId: string;
+	pairedItems: number[];
+	error: NodeApiError | NodeOperationError;
+}
+
 interface QueuedJob extends JobToWatch {
 	memoryId: string;
 	unitsSent: number;
@@ -152,36 +160,38 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 	}));
 
 	const outcomes: BatchOutcome[] = [...failures];
-	const queued: QueuedJob[] = [];
 	const continueOnFail = this.continueOnFail();
-	let stopped = false;
-	for (const batch of batchUnits(parsed, (value) => value.memoryId, settings.unitsPerRequest)) {
-		const { key: memoryId, pairedItems } = batch;
-		const request: OllangRequest = {
-			method: 'POST',
-			path: apiPath`/integration/memories/${memoryId}/items/import`,
-			body: { items: batch.units },
-			// Each request queues a job: never repeated where the service may have acted.
-			retry: 'once',
-			itemIndex: pairedItems[0],
-		};
-		try {
+	const batches = batchUnits(parsed, (value) => value.memoryId, { units: settings.unitsPerRequest });
+	// Each request queues an independent job: a few go at once. Without "continue on fail" none starts after a
+	// failure; the ones already under way finish, so every job that was queued is known.
+	const sent = await settleConcurrent(
+		batches,
+		IMPORT_REQUEST_CONCURRENCY,
+		async ({ key: memoryId, units, pairedItems }): Promise<QueuedJob> => {
+			const request: OllangRequest = {
+				method: 'POST',
+				path: apiPath`/integration/memories/${memoryId}/items/import`,
+				body: { items: units },
+				// Each request queues a job: never repeated where the service may have acted.
+				retry: 'once',
+				itemIndex: pairedItems[0],
+			};
 			const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['jobId']);
-			queued.push({ memoryId, jobId: String(answer.jobId), pairedItems, unitsSent: batch.units.length, answer });
-		} catch (error) {
-			const nodeError = asNodeError(this, error, pairedItems[0]);
-			outcomes.push({ pairedItems, error: nodeError });
-			if (!continueOnFail) {
-				// The node stops here: name the jobs already queued, which would otherwise be shown nowhere.
-				if (queued.length > 0) {
-					const list = queued.map((job) => `${job.jobId} (memory ${job.memoryId})`).join(', ');
-					nodeError.description = `${nodeError.description ?? ''} Jobs already queued before this failure: ${list}.`.trim();
-				}
-				stopped = true;
-				break;
-			}
-		}
-	}
+			return { memoryId, jobId: String(answer.jobId), pairedItems, unitsSent: units.length, answer };
+		},
+		{ stopAfterFailure: !continueOnFail },
+	);
+	const queued: QueuedJob[] = [];
+	const failed: FailedRequest[] = [];
+	sent.forEach((outcome, index) => {
+		if (outcome === undefined) return;
+		const { key: memoryId, pairedItems } = batches[index];
+		if (outcome.ok) queued.push(outcome.value);
+		else failed.push({ memoryId, pairedItems, error: asNodeError(this, outcome.error, pairedItems[0]) });
+	});
+	const stopped = failed.length > 0 && !continueOnFail;
+	if (stopped) describeWhatElseHappened(queued, failed);
+	outcomes.push(...failed.map(({ pairedItems, error }) => ({ pairedItems, error })));
 
 	// A node that stops on this failure needs no job states: waiting would only delay the error (up to the timeout).
 	const watched = settings.waitForCompletion && !stopped ? await waitForJobs.call(this, queued, settings) : undefined;
@@ -198,6 +208,24 @@ export async function executeBatch(this: IExecuteFunctions, itemCount: number): 
 	}
 	if (watched && !continueOnFail) nameOtherJobs(queued, watched);
 	return outcomes;
+}
+
+/**
+ * Without "continue on fail" the node stops on a failed request and shows only that error. The requests beside it
+ * (a few go at once) may have queued jobs or failed too: each failure names them, so no unit is imported twice, or
+ * left out, to find out.
+ */
+function describeWhatElseHappened(queued: QueuedJob[], failed: FailedRequest[]): void {
+	const jobs = queued.map((job) => `${job.jobId} (memory ${job.memoryId})`);
+	const queuedNote = jobs.length > 0 ? `Jobs already queued by this run: ${jobs.join(', ')}.` : '';
+	const failureNotes = failed.map(({ memoryId, pairedItems, error }) => {
+		const what = `memory ${memoryId} (${itemList(pairedItems)}): ${error.message}.`;
+		return `Also failed in this run: ${what} ${error.description ?? ''}`.trim();
+	});
+	failed.forEach(({ error }, index) => {
+		const others = failureNotes.filter((_, other) => other !== index);
+		error.description = [error.description ?? '', queuedNote, ...others].filter((part) => part !== '').join(' ');
+	});
 }
 
 /**

@@ -6,7 +6,7 @@ import { forOperation, memoryLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	memoryLocator('The translation memory to rename; its stored units are unaffected'),
@@ -21,6 +21,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('memory', 'rename', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);

@@ -6,7 +6,7 @@ import { forOperation, languageHint } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId, checkOption, checkText, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 
 /** The API accepts at most this many memories per order. */
@@ -129,6 +129,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('order', 'create', properties);
+
+export const kind: OperationKind = 'write';
 
 function readMemoryIds(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string[] | undefined {
 	if (value === undefined || value === null || value === '') return undefined;

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiDownload, apiPath } from '../../transport';
+import { apiDownloadBinary, apiPath } from '../../transport';
 import { forOperation, orderLocator } from '../common/fields';
 import { checkText, readId } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const XLSX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -23,6 +23,8 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('order', 'exportXlsx', properties);
 
+export const kind: OperationKind = 'read';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const binaryPropertyName = checkText(
@@ -32,26 +34,30 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		true,
 	) as string;
-	const file = await apiDownload.call(this, {
-		method: 'GET',
-		path: apiPath`/integration/orders/${orderId}/export-xlsx`,
-		retry: 'safe',
-		itemIndex,
-		timeoutMs: 300_000,
-		errorHints: {
-			'500':
-				'The order has no segment data for its target language yet. The export works once the AI pipeline has produced segments.',
+	const file = await apiDownloadBinary.call(
+		this,
+		{
+			method: 'GET',
+			path: apiPath`/integration/orders/${orderId}/export-xlsx`,
+			retry: 'safe',
+			itemIndex,
+			timeoutMs: 300_000,
+			errorHints: {
+				'500':
+					'The order has no segment data for its target language yet. The export works once the AI pipeline has produced segments.',
+			},
+			// The spec's answer for an order without segments: asking again gives the same.
+			lastingErrors: [{ status: 500, message: /no segment data found/i }],
 		},
-		// The spec's answer for an order without segments: asking again gives the same.
-		lastingErrors: [{ status: 500, message: /no segment data found/i }],
-	});
-	const fileName = file.fileName ?? `${orderId}.xlsx`;
-	const mimeType = file.mimeType && file.mimeType !== 'application/octet-stream' ? file.mimeType : XLSX_MIME_TYPE;
-	const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
+		(answer) => ({
+			fileName: answer.fileName ?? `${orderId}.xlsx`,
+			mimeType: answer.mimeType && answer.mimeType !== 'application/octet-stream' ? answer.mimeType : XLSX_MIME_TYPE,
+		}),
+	);
 	return [
 		{
-			json: { orderId, fileName, mimeType, fileSize: file.data.length },
-			binary: { [binaryPropertyName]: binary },
+			json: { orderId, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize },
+			binary: { [binaryPropertyName]: file.binary },
 		},
 	];
 }

@@ -5,7 +5,7 @@ import { apiRequestAllPages } from '../../transport';
 import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkDateRange, checkOption, checkOptions, checkText, readPaging } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes, orderStatuses } from './values';
 
 const sortFields: INodePropertyOptions[] = [
@@ -81,6 +81,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('order', 'getMany', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

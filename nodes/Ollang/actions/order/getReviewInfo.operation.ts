@@ -6,13 +6,15 @@ import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	orderLocator('The order whose review gate to read (tag name, review type and tag color)'),
 ];
 
 export const description = forOperation('order', 'getReviewInfo', properties);
+
+export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);

@@ -4,7 +4,7 @@ import { apiPath, apiRequest } from '../../transport';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	orderLocator(
@@ -13,6 +13,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('order', 'requestSubtitleEmbedding', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);

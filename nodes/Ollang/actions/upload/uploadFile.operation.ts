@@ -7,7 +7,7 @@ import { binaryPropertyField, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkText, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
 const properties: INodeProperties[] = [
@@ -65,6 +65,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('upload', 'uploadFile', properties);
+
+export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);

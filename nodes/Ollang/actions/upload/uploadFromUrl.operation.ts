@@ -7,7 +7,7 @@ import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkNumberInRange, checkOptionalId, checkText, checkUrl, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import type { OperationResult } from '../node.type';
+import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
 const properties: INodeProperties[] = [
@@ -44,6 +44,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = forOperation('upload', 'uploadFromUrl', properties);
+
+export const kind: OperationKind = 'write';
 
 function lastPathSegment(url: string): string | undefined {
 	try {
