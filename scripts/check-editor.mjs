@@ -8,37 +8,18 @@
 //
 //   node scripts/check-editor.mjs [editorUrl=http://localhost:5678] [--out-dir DIR] [--email E --password P]
 //
-// Plain Node builtins; step 3 speaks the DevTools protocol over the WebSocket that Node 22+ has built in (on Node 20
-// this script re-runs itself with --experimental-websocket).
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// Plain Node builtins; step 3 drives chromium over the DevTools protocol (scripts/n8n/chromium.mjs).
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { forEachLine, log, runCommand, spawnGroup, stopGroup } from './n8n/process.mjs';
+import { CHROMIUM_FLAGS, ensureWebSocket, newProfileDir, signInThroughForm, startChromium } from './n8n/chromium.mjs';
+import { log, runCommand } from './n8n/process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, listLoadedNodeTypes, signIn } from './n8n/runtime.mjs';
 
-if (typeof WebSocket === 'undefined') {
-	const rerun = spawnSync(process.execPath, ['--experimental-websocket', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-	process.exit(rerun.status ?? 1);
-}
+ensureWebSocket();
 
 const LOG_PREFIX = 'check-editor';
-// The flags these machines need: no sandbox as root, no GPU, and nothing that phones home (there is no internet,
-// and Chromium's background connections would otherwise fail at every start).
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--window-size=1440,900',
-];
-const PAGE_TIMEOUT_MS = 60_000;
 
 const { values: flags, positionals } = parseArgs({
 	allowPositionals: true,
@@ -69,10 +50,6 @@ async function checkLoadedNodeTypes(cookie) {
 	log(LOG_PREFIX, `REST: n8n has loaded ${expected.join(', ')} (among ${loaded.size} node types)`);
 }
 
-function newProfileDir() {
-	return mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-chromium-'));
-}
-
 /** Chromium's own one-shot modes: the rendered DOM, then a screenshot, each with a fresh profile. */
 async function checkRendersHeadless() {
 	const profile = newProfileDir();
@@ -94,83 +71,6 @@ async function checkRendersHeadless() {
 	} finally {
 		rmSync(profile, { recursive: true, force: true });
 	}
-}
-
-/** A minimal DevTools-protocol client over one page's WebSocket. */
-class DevToolsPage {
-	static async connect(webSocketUrl) {
-		const socket = new WebSocket(webSocketUrl);
-		await new Promise((resolve, reject) => {
-			socket.addEventListener('open', resolve, { once: true });
-			socket.addEventListener('error', () => reject(new Error(`cannot connect to ${webSocketUrl}`)), { once: true });
-		});
-		return new DevToolsPage(socket);
-	}
-
-	constructor(socket) {
-		this.socket = socket;
-		this.nextId = 1;
-		this.pending = new Map();
-		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(event.data);
-			const waiter = this.pending.get(message.id);
-			if (!waiter) return;
-			this.pending.delete(message.id);
-			if (message.error) waiter.reject(new Error(`${waiter.method}: ${message.error.message}`));
-			else waiter.resolve(message.result);
-		});
-	}
-
-	send(method, params = {}) {
-		const id = this.nextId++;
-		this.socket.send(JSON.stringify({ id, method, params }));
-		return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, method }));
-	}
-
-	async evaluate(expression) {
-		const { result, exceptionDetails } = await this.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
-		if (exceptionDetails) throw new Error(`in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-		return result.value;
-	}
-
-	/** Polls a page expression until it is truthy. */
-	async waitFor(expression, what, timeoutMs = PAGE_TIMEOUT_MS) {
-		const started = Date.now();
-		for (;;) {
-			const value = await this.evaluate(expression).catch(() => undefined);
-			if (value) return value;
-			if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-
-	async screenshot(file) {
-		const { data } = await this.send('Page.captureScreenshot', { format: 'png' });
-		writeFileSync(file, Buffer.from(data, 'base64'));
-	}
-
-	close() {
-		this.socket.close();
-	}
-}
-
-async function startChromiumWithDevTools(profile) {
-	const child = spawnGroup('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank']);
-	const port = await new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error('chromium did not open its DevTools port within 30s')), 30_000);
-		forEachLine(child, (line) => {
-			const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(line);
-			if (match) {
-				clearTimeout(timer);
-				resolve(Number(match[1]));
-			}
-		});
-		child.once('exit', (code) => reject(new Error(`chromium exited (code ${code}) before opening its DevTools port`)));
-	});
-	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-	const page = targets.find((target) => target.type === 'page');
-	if (!page) throw new Error('chromium has no page to drive');
-	return { child, page: await DevToolsPage.connect(page.webSocketDebuggerUrl) };
 }
 
 async function rest(cookie, method, pathname, body) {
@@ -217,27 +117,15 @@ async function deleteScratchWorkflow(cookie, id) {
 /** Signs in through the form like a person, opens the scratch workflow with the Ollang node's panel open. */
 async function checkNodePanel(cookie) {
 	const scratch = await createScratchWorkflow(cookie);
-	const profile = newProfileDir();
 	let chromium;
 	try {
-		chromium = await startChromiumWithDevTools(profile);
+		chromium = await startChromium();
 		const { page } = chromium;
-		await page.send('Page.enable');
-		await page.send('Page.navigate', { url: `${editorUrl}/signin` });
-		await page.waitFor(`!!document.querySelector('input[name="emailOrLdapLoginId"]')`, 'the sign-in form');
-		for (const [selector, text] of [
-			['input[name="emailOrLdapLoginId"]', owner.email],
-			['input[name="password"]', owner.password],
-		]) {
-			await page.evaluate(`document.querySelector('${selector}').focus()`);
-			await page.send('Input.insertText', { text });
-		}
-		await page.evaluate(`document.querySelector('[data-test-id="form-submit-button"]').click()`);
-		await page.waitFor(`!location.pathname.startsWith('/signin')`, 'the editor to leave the sign-in page');
+		await signInThroughForm(page, editorUrl, owner);
 		log(LOG_PREFIX, `chromium: signed in through the form as ${owner.email}`);
 
 		// /workflow/<id>/<nodeId> opens the workflow with that node's settings panel (NDV) open.
-		await page.send('Page.navigate', { url: `${editorUrl}/workflow/${scratch.id}/${scratch.ollangNodeId}` });
+		await page.navigate(`${editorUrl}/workflow/${scratch.id}/${scratch.ollangNodeId}`);
 		const panelText = await page.waitFor(
 			`(() => { const panel = document.querySelector('[data-test-id="ndv"]'); return panel && panel.innerText.includes('Resource') ? panel.innerText : ''; })()`,
 			"the Ollang node's settings panel with its Resource parameter",
@@ -248,10 +136,8 @@ async function checkNodePanel(cookie) {
 		await page.screenshot(screenshot);
 		const mentions = ['Credential', 'Resource', 'Operation'].filter((text) => panelText.includes(text));
 		log(LOG_PREFIX, `chromium: the Ollang node's panel renders (${mentions.join(', ')}): ${screenshot}`);
-		page.close();
 	} finally {
-		if (chromium) await stopGroup(chromium.child, { graceMs: 5000 });
-		rmSync(profile, { recursive: true, force: true });
+		await chromium?.stop();
 		await deleteScratchWorkflow(cookie, scratch.id).catch((error) => log(LOG_PREFIX, `could not delete scratch workflow ${scratch.id}: ${error.message}`));
 	}
 }

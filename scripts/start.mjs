@@ -1,31 +1,23 @@
 #!/usr/bin/env node
 // `npm start`: a real n8n with this package installed, talking to the local Ollang sandbox, ready to click through.
 // On a fresh clone it installs what it needs (dev dependencies, then the cached Node 24 + n8n: ~5 minutes once);
-// later runs start in seconds. Ctrl-C stops n8n and the sandbox.
+// later runs start in seconds. The sandbox's clock starts at the real time now, and the example workflows are
+// imported with the files they read put where they read them. Ctrl-C stops n8n and the sandbox.
 //
 //   npm start [-- --n8n-port 5678 --sandbox-port 5679]
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
-import { forEachLine, formatElapsed, log, runCommand, spawnGroup, stopGroup } from './n8n/process.mjs';
-import {
-	LOCAL_OWNER,
-	REPO_ROOT,
-	cacheRoot,
-	ensureRuntime,
-	importCredentials,
-	importWorkflows,
-	packAndInstall,
-	startN8n,
-} from './n8n/runtime.mjs';
+import { formatElapsed, log } from './n8n/process.mjs';
+import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n } from './n8n/runtime.mjs';
+import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
 const LOG_PREFIX = 'start';
-const SANDBOX_READY_TIMEOUT_MS = 60_000;
-
-/** Ids of the credentials `npm start` imports; example workflows refer to the owner one. */
-const DEMO_CREDENTIAL_IDS = Object.freeze({ owner: 'OllangSandboxOwn', billing: 'OllangSandboxBil', member: 'OllangSandboxMem' });
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+// The sandbox's clock runs this many times faster than the wall clock, so orders move along while one watches.
+const CLOCK_SPEED = 60;
 
 const { values: flags } = parseArgs({
 	options: {
@@ -45,39 +37,32 @@ async function assertPortFree(port, what) {
 	});
 }
 
-/** Starts `tsx sandbox/cli.cts` and waits for its `SANDBOX_READY {json}` line (docs/ARCHITECTURE.md). */
-async function startSandbox() {
-	const tsx = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-	const args = ['sandbox/cli.cts', '--realtime', '60', '--volume', 'demo', '--port', String(sandboxPort)];
-	const child = spawnGroup(tsx, args, { cwd: REPO_ROOT });
-	let tail = '';
-	const ready = new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`the sandbox printed no SANDBOX_READY line within ${formatElapsed(SANDBOX_READY_TIMEOUT_MS)}:\n${tail}`)), SANDBOX_READY_TIMEOUT_MS);
-		forEachLine(child, (line) => {
-			tail = `${tail}${line}\n`.slice(-8000);
-			const match = /^SANDBOX_READY (\{.*\})\s*$/.exec(line);
-			if (match) {
-				clearTimeout(timer);
-				resolve(JSON.parse(match[1]));
-			} else {
-				process.stderr.write(`sandbox | ${line}\n`);
-			}
-		});
-		child.once('exit', (code, signal) => {
-			clearTimeout(timer);
-			reject(new Error(`the sandbox exited (${signal ?? `exit code ${code}`}) before it was ready:\n${tail}`));
-		});
-	});
-	return { child, info: await ready };
+/**
+ * The demo data, with the clock starting at the real time now: the examples' date windows ("the last 7 days" in n8n's
+ * time) then hold data.
+ */
+async function startSandbox(startAt) {
+	const args = ['--volume', 'demo', '--realtime', String(CLOCK_SPEED), '--start-at', startAt.toISOString(), '--port', String(sandboxPort)];
+	return await startSandboxProcess(args, { onLine: (line) => process.stderr.write(`sandbox | ${line}\n`) });
 }
 
-function examplesFiles() {
-	const dir = path.join(REPO_ROOT, 'examples');
-	if (!existsSync(dir)) return [];
-	return readdirSync(dir)
-		.filter((name) => name.endsWith('.json'))
+/** The example workflows (`*.json`) and the files they read (the rest), by path. */
+function exampleFiles() {
+	if (!existsSync(EXAMPLES_DIR)) return { workflows: [], dataFiles: [] };
+	const files = readdirSync(EXAMPLES_DIR)
 		.sort()
-		.map((name) => path.join(dir, name));
+		.map((name) => path.join(EXAMPLES_DIR, name));
+	return { workflows: files.filter((file) => file.endsWith('.json')), dataFiles: files.filter((file) => !file.endsWith('.json')) };
+}
+
+/**
+ * Copies the files the examples read (the memory example's CSV) into the folder n8n lets workflows read, where
+ * the examples look for them; every start, so the copies follow the repository.
+ */
+function provideExampleDataFiles(userFolder) {
+	const filesDir = n8nFilesDir(userFolder);
+	mkdirSync(filesDir, { recursive: true });
+	for (const file of exampleFiles().dataFiles) copyFileSync(file, path.join(filesDir, path.basename(file)));
 }
 
 /**
@@ -85,13 +70,8 @@ function examplesFiles() {
  * folder before (a hash of what would be imported is kept beside it): each import boots n8n's CLI for seconds.
  */
 async function importDemoContent(userFolder, sandbox) {
-	const credentials = Object.entries(DEMO_CREDENTIAL_IDS).map(([role, id]) => ({
-		id,
-		name: `Ollang sandbox (${role} key)`,
-		type: 'ollangApi',
-		data: { apiKey: sandbox.keys[role], baseUrl: sandbox.baseUrl },
-	}));
-	const workflows = examplesFiles();
+	const credentials = sandboxCredentials(sandbox);
+	const { workflows } = exampleFiles();
 	const stampFile = path.join(userFolder, 'demo-imports.sha256');
 	const hash = createHash('sha256').update(JSON.stringify(credentials));
 	for (const file of workflows) hash.update(file).update(readFileSync(file));
@@ -106,8 +86,9 @@ async function importDemoContent(userFolder, sandbox) {
 	writeFileSync(stampFile, `${digest}\n`);
 }
 
-function printBanner({ n8n, sandbox, elapsedMs }) {
-	const examples = examplesFiles().map((file) => JSON.parse(readFileSync(file, 'utf8')).name ?? path.basename(file));
+function printBanner({ n8n, sandbox, clockStart, elapsedMs }) {
+	const examples = exampleFiles().workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')).name ?? path.basename(file));
+	const credentialNames = Object.values(SANDBOX_CREDENTIALS).map((credential) => `"${credential.name}"`);
 	const lines = [
 		'',
 		'='.repeat(78),
@@ -115,18 +96,18 @@ function printBanner({ n8n, sandbox, elapsedMs }) {
 		'='.repeat(78),
 		` Editor   ${n8n.url}`,
 		`          sign in as ${LOCAL_OWNER.email} / ${LOCAL_OWNER.password}`,
-		` Sandbox  ${sandbox.baseUrl}   simulated Ollang API, clock runs x60 (an hour a minute)`,
+		` Sandbox  ${sandbox.baseUrl}   simulated Ollang API, its clock started at ${clockStart.toISOString()} and runs x${CLOCK_SPEED}`,
 		`          owner key    ${sandbox.keys.owner}`,
 		`          billing key  ${sandbox.keys.billing}`,
 		`          member key   ${sandbox.keys.member}`,
 		`          what it holds: ${sandbox.baseUrl}/__sandbox/info`,
-		' Credentials "Ollang sandbox (owner key)", "(billing key)" and "(member key)" are set up in n8n.',
+		` Credentials ${credentialNames.join(', ')} are set up in n8n.`,
 		'',
 		' Try first:',
 		...(examples.length > 0
 			? [`  - open an example workflow (${examples.join(', ')}) and click "Execute workflow"`]
 			: []),
-		'  - create a workflow, add the "Ollang" node, pick "Ollang sandbox (owner key)", list orders, execute the step',
+		`  - create a workflow, add the "Ollang" node, pick "${SANDBOX_CREDENTIALS.owner.name}", list orders, execute the step`,
 		'  - add the "Ollang Trigger", publish the workflow, and watch orders change as the sandbox clock runs',
 		'  - switch the credential to the member key to see how the API answers a user without roles',
 		'',
@@ -175,10 +156,12 @@ async function main() {
 	await packAndInstall(userFolder);
 
 	log(LOG_PREFIX, `starting the sandbox on port ${sandboxPort} ...`);
-	const sandbox = await startSandbox();
-	addServer('the sandbox', sandbox.child, () => stopGroup(sandbox.child));
+	const clockStart = new Date();
+	const sandbox = await startSandbox(clockStart);
+	addServer('the sandbox', sandbox.child, sandbox.stop);
 
 	await importDemoContent(userFolder, sandbox.info);
+	provideExampleDataFiles(userFolder);
 
 	log(LOG_PREFIX, `starting n8n on port ${n8nPort} (user folder ${userFolder}) ...`);
 	const n8n = await startN8n(userFolder, {
@@ -187,7 +170,7 @@ async function main() {
 	});
 	addServer('n8n', n8n.child, n8n.stop);
 
-	printBanner({ n8n, sandbox: sandbox.info, elapsedMs: Date.now() - started });
+	printBanner({ n8n, sandbox: sandbox.info, clockStart, elapsedMs: Date.now() - started });
 }
 
 main().catch((error) => {

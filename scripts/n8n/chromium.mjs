@@ -1,6 +1,8 @@
 // Debian's chromium, headless, driven over the DevTools protocol with the WebSocket built into Node 22+ (on Node 20,
-// run with --experimental-websocket). For looking at the real n8n editor: the editor check and the README
-// screenshots. Plain Node builtins.
+// see `ensureWebSocket`). For looking at the real n8n editor: the editor check and the README screenshots. Plain
+// Node builtins.
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +25,16 @@ export const CHROMIUM_FLAGS = Object.freeze([
 ]);
 
 const PAGE_TIMEOUT_MS = 60_000;
+
+/**
+ * The DevTools client needs a WebSocket: built into Node 22+, behind --experimental-websocket on Node 20. Without
+ * one, this runs the calling script again with the flag and exits with its exit code; call it before anything else.
+ */
+export function ensureWebSocket() {
+	if (typeof WebSocket !== 'undefined') return;
+	const rerun = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
+	process.exit(rerun.status ?? 1);
+}
 
 export function newProfileDir() {
 	return mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-chromium-'));
@@ -91,19 +103,28 @@ export class DevToolsPage {
 		writeFileSync(file, Buffer.from(data, 'base64'));
 	}
 
-	close() {
-		this.socket.close();
+	/** Asks chromium to quit; no answer comes, as the connection goes with it. */
+	closeBrowser() {
+		if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ id: this.nextId++, method: 'Browser.close' }));
 	}
 }
 
 /**
  * Starts chromium with a DevTools port and a fresh profile, at WINDOW size; returns its first page and `stop()`,
- * which also removes the profile.
+ * which closes chromium and removes the profile.
  */
 export async function startChromium() {
 	const profile = newProfileDir();
 	const child = spawnGroup('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank']);
+	let page;
 	const stop = async () => {
+		// Closed through DevTools, chromium removes its /tmp/org.chromium.Chromium.* folder, which a signal leaves behind.
+		if (page && child.exitCode === null && child.signalCode === null) {
+			page.closeBrowser();
+			let timer;
+			await Promise.race([once(child, 'exit'), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+			clearTimeout(timer);
+		}
 		await stopGroup(child, { graceMs: 5000 });
 		rmSync(profile, { recursive: true, force: true });
 	};
@@ -122,7 +143,7 @@ export async function startChromium() {
 		const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
 		const target = targets.find((candidate) => candidate.type === 'page');
 		if (!target) throw new Error('chromium has no page to drive');
-		const page = await DevToolsPage.connect(target.webSocketDebuggerUrl);
+		page = await DevToolsPage.connect(target.webSocketDebuggerUrl);
 		await page.send('Page.enable');
 		await page.send('Emulation.setDeviceMetricsOverride', { ...WINDOW, deviceScaleFactor: 1, mobile: false });
 		return { page, stop };

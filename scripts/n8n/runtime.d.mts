@@ -34,6 +34,7 @@ export const LOCAL_OWNER: Readonly<Required<Owner>>;
 export function cacheRoot(): string;
 export function runtimePaths(root?: string): RuntimePaths;
 export function ensureRuntime(): Promise<Runtime>;
+export function n8nFilesDir(userFolder: string): string;
 export function n8nEnv(runtime: Runtime, userFolder: string, extra?: Record<string, string>): NodeJS.ProcessEnv;
 
 export interface CommandOutput {

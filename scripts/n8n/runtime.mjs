@@ -242,15 +242,33 @@ export const N8N_ENCRYPTION_KEY = 'n8n-nodes-ollang-local-only-not-a-secret';
 export const LOCAL_OWNER = Object.freeze({ email: 'demo@example.com', password: 'OllangDemo1', firstName: 'Ollang', lastName: 'Demo' });
 
 /**
- * n8n's environment: the user folder and fixed key, and everything that would reach out to the internet turned
- * off (the machine has none: telemetry, version checks, templates, banners, the verified-packages list, license
- * renewal), listening on loopback only. The task-runner broker defaults to port 5679, the sandbox's port, so
- * callers pass a free one.
+ * The only folder the Read/Write Files node may touch: `.n8n-files` in the user folder, where a stock n8n (whose
+ * user folder is the home folder) has it as `~/.n8n-files`; so nothing reads or writes the real home folder.
+ */
+export function n8nFilesDir(userFolder) {
+	return path.join(userFolder, '.n8n-files');
+}
+
+/**
+ * Where n8n processes run: the user folder, as n8n's Docker image runs in its home, so that a relative path in a
+ * workflow (`.n8n-files/<file>`) names the same file in both.
+ */
+function n8nWorkingDir(userFolder) {
+	mkdirSync(userFolder, { recursive: true });
+	return userFolder;
+}
+
+/**
+ * n8n's environment: the user folder and fixed key, file access kept to `n8nFilesDir`, and everything that would
+ * reach out to the internet turned off (the machine has none: telemetry, version checks, templates, banners, the
+ * verified-packages list, license renewal), listening on loopback only. The task-runner broker defaults to port
+ * 5679, the sandbox's port, so callers pass a free one.
  */
 export function n8nEnv(runtime, userFolder, extra = {}) {
 	return {
 		...runtime.env,
 		N8N_USER_FOLDER: userFolder,
+		N8N_RESTRICT_FILE_ACCESS_TO: n8nFilesDir(userFolder),
 		N8N_ENCRYPTION_KEY,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
@@ -284,7 +302,7 @@ export async function runN8n(userFolder, args, { env: extraEnv, label = `n8n ${a
 	const runtime = await ensureRuntime();
 	const env = n8nEnv(runtime, userFolder, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extraEnv });
 	try {
-		const result = await runCommand(runtime.nodeBin, [runtime.n8nBin, ...args], { env, label });
+		const result = await runCommand(runtime.nodeBin, [runtime.n8nBin, ...args], { cwd: n8nWorkingDir(userFolder), env, label });
 		onOutput?.({ label, stdout: result.stdout, stderr: result.stderr });
 		return result;
 	} catch (error) {
@@ -556,7 +574,7 @@ export async function startN8n(userFolder, { port = 5678, owner = LOCAL_OWNER, o
 			}
 		: {};
 	const env = n8nEnv(runtime, userFolder, { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...ownerEnv, ...extraEnv });
-	const child = spawnGroup(runtime.nodeBin, [runtime.n8nBin, 'start'], { env });
+	const child = spawnGroup(runtime.nodeBin, [runtime.n8nBin, 'start'], { cwd: n8nWorkingDir(userFolder), env });
 	let tail = '';
 	forEachLine(child, (line) => {
 		tail = `${tail}${line}\n`.slice(-8000);

@@ -5,22 +5,16 @@
 // at 1440x900. Run it again after changing the nodes or the examples.
 //
 //   node scripts/n8n/screenshots.mjs [--out-dir docs/images]
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { signInThroughForm, startChromium } from './chromium.mjs';
+import { ensureWebSocket, signInThroughForm, startChromium } from './chromium.mjs';
 import { freePort, log, runCommand } from './process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, importCredentials, importWorkflows, packAndInstall, startN8n } from './runtime.mjs';
 import { sandboxCredentials, startSandboxProcess } from './sandbox.mjs';
 
-// The DevTools client needs a WebSocket: built into Node 22+, behind a flag on Node 20.
-if (typeof WebSocket === 'undefined') {
-	const rerun = spawnSync(process.execPath, ['--experimental-websocket', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-	process.exit(rerun.status ?? 1);
-}
+ensureWebSocket();
 
 const LOG_PREFIX = 'screenshots';
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
@@ -110,7 +104,6 @@ async function main() {
 		await shootNodePanel(page, n8n.url, report, nodeOf(report, 'n8n-nodes-ollang.ollang'), 'schema', path.join(outDir, 'ollang-node-panel.png'));
 		const review = byFile('human-review-on-ai-delivery.json');
 		await shootNodePanel(page, n8n.url, review, nodeOf(review, 'n8n-nodes-ollang.ollangTrigger'), 'json', path.join(outDir, 'ollang-trigger-panel.png'));
-		page.close();
 	} finally {
 		for (const stop of stops.reverse()) await stop();
 		rmSync(userFolder, { recursive: true, force: true });
