@@ -33,8 +33,11 @@ export interface OrderEventConfig {
 	eventTypes: DeliveryEventType[];
 	watch: OrderWatch;
 	emitExisting: boolean;
-	/** Every unchanged watched order is re-read at least once in this many polls. */
-	recheckCycle: number;
+	/**
+	 * recentOrders: unchanged watched orders re-read per poll in rotation, a fixed number so a poll's cost does
+	 * not grow with the account; each of N is re-read within ceil(N / recheckPerPoll) polls.
+	 */
+	recheckPerPoll: number;
 	concurrency: number;
 }
 
@@ -56,7 +59,8 @@ export interface ImportJobConfig {
 export type TriggerConfig = OrderEventConfig | ImportJobConfig;
 
 export const DEFAULT_LOOKBACK_DAYS = 14;
-export const DEFAULT_RECHECK_CYCLE = 60;
+export const DEFAULT_RECHECK_PER_POLL = 10;
+export const MAX_RECHECK_PER_POLL = 200;
 export const DEFAULT_CONCURRENCY = 4;
 
 /** A configuration error: names the field and the rule. Nothing was sent. */
@@ -139,12 +143,12 @@ function readOrderEventConfig(ctx: IPollFunctions, options: IDataObject): OrderE
 		eventTypes,
 		watch,
 		emitExisting: options.emitExisting === true,
-		recheckCycle: wholeNumber(
+		recheckPerPoll: wholeNumber(
 			ctx,
-			options.recheckCycle ?? DEFAULT_RECHECK_CYCLE,
-			'Recheck Unchanged Orders Every (Polls)',
+			options.recheckPerPoll ?? DEFAULT_RECHECK_PER_POLL,
+			'Background Checks per Poll',
 			1,
-			10_000,
+			MAX_RECHECK_PER_POLL,
 		),
 		concurrency: wholeNumber(ctx, options.concurrency ?? DEFAULT_CONCURRENCY, 'Parallel Requests', 1, 10),
 	};

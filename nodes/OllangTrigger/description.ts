@@ -2,7 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { folderLocator, memoryLocator } from '../Ollang/actions/common/fields';
 import { allOrderTypes, orderStatuses } from '../Ollang/actions/order/values';
-import { DEFAULT_CONCURRENCY, DEFAULT_LOOKBACK_DAYS, DEFAULT_RECHECK_CYCLE } from './config';
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_LOOKBACK_DAYS,
+	DEFAULT_RECHECK_PER_POLL,
+	MAX_RECHECK_PER_POLL,
+} from './config';
 
 const forOrders = { show: { event: ['orderDeliveryEvent'] } };
 const forJobs = { show: { event: ['importJobFinished'] } };
@@ -196,14 +201,14 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'How many requests a poll sends at the same time',
 			},
 			{
-				displayName: 'Recheck Unchanged Orders Every (Polls)',
-				name: 'recheckCycle',
+				displayName: 'Background Checks per Poll',
+				name: 'recheckPerPoll',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10000 },
-				displayOptions: { show: { '/event': ['orderDeliveryEvent'] } },
-				default: DEFAULT_RECHECK_CYCLE,
+				typeOptions: { minValue: 1, maxValue: MAX_RECHECK_PER_POLL },
+				displayOptions: { show: { '/event': ['orderDeliveryEvent'], '/watch': ['recentOrders'] } },
+				default: DEFAULT_RECHECK_PER_POLL,
 				description:
-					'A re-delivery does not change an order\'s listed status, so every watched order is also re-read in the background: each at least once in this many polls. Lower finds such events sooner and costs more requests per poll.',
+					'A delivery event that changes nothing in the order list (e.g. a re-delivery) is found when its order is re-read in the background, this many orders per poll in turn. With N watched orders, every order is re-read at least once in N / this polls (rounded up), e.g. 1,000 orders at 10 per poll: within 100 polls. Higher finds such events sooner and costs more requests per poll.',
 			},
 		],
 	},

@@ -4,8 +4,9 @@
  *    takes the ids;
  * 2. marks for a detail read the orders that are new, whose listed status or level changed, that left the listing,
  *    or whose last read failed;
- * 3. adds background checks: every other watched order is re-read once per `recheckCycle` polls (round-robin),
- *    so an event that changes no listed field (a re-delivery) is found within that many polls;
+ * 3. adds background checks: `recheckPerPoll` of the other watched orders, round-robin, so an event that changes
+ *    no listed field (a re-delivery) is found within ceil(watched / recheckPerPoll) polls, at a cost per poll
+ *    that does not grow with the account;
  * 4. reads those orders (bounded concurrency, within the poll budget) and emits the events past each order's
  *    cursor. Delivery events are append-only and oldest first, so a cursor is a count of consumed events.
  * An order first read after the baseline skips its events at or before `since` (history), so the first poll
@@ -215,9 +216,9 @@ function planChecks(state: TriggerState, config: OrderEventConfig): { candidates
 		else if (cursor.needsDetail) needed.push({ id, cursor });
 		else if (cursor.watched) unchanged.push({ id, cursor });
 	}
-	// Given ids have no listing to show a change: each is read every poll (as far as the budget goes).
-	const sweepCount =
-		config.watch.mode === 'orderIds' ? unchanged.length : Math.ceil(unchanged.length / config.recheckCycle);
+	// Given ids have no listing to show a change: each is read every poll (as far as the budget goes); the user
+	// bounds that list. Listed orders get a fixed number per poll, so the cost does not grow with the account.
+	const sweepCount = config.watch.mode === 'orderIds' ? unchanged.length : config.recheckPerPoll;
 	const sweep = rotateAfter(unchanged, state.sweepAfter).slice(0, sweepCount);
 	return {
 		candidates: [...rotateAfter(needed, state.sweepAfter), ...sweep, ...rotateAfter(failedBefore, state.sweepAfter)],

@@ -5,6 +5,7 @@ import { deepCopy } from 'n8n-workflow';
 import { commitState, loadState } from '../../nodes/OllangTrigger/state';
 import {
 	EventLedger,
+	backgroundRounds,
 	baselineOf,
 	expectedEvents,
 	itemsOf,
@@ -28,7 +29,8 @@ function cursorsOf(staticData: IDataObject): string {
 
 describe('transient failures', () => {
 	it('a failed listing keeps the state; the events come with the next good polls; only a persisting failure is an error', async () => {
-		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckCycle: 2 } }));
+		const perPoll = 40;
+		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckPerPoll: perPoll } }));
 		await runner.poll();
 		const ledger = new EventLedger(sandbox());
 		sandbox().simulate.createOrders(3, { level: 0 });
@@ -52,9 +54,8 @@ describe('transient failures', () => {
 		sandbox().faults.clear();
 		ledger.record(itemsOf(await runner.poll()));
 		expect(runner.staticData.failedPolls).toBe(0);
-		// Events that changed no listed status are found by the background checks (2 polls per cycle).
-		ledger.record(itemsOf(await runner.poll()));
-		ledger.record(itemsOf(await runner.poll()));
+		// Events that changed no listed status are found once the background checks have re-read every order.
+		for (let poll = 0; poll < backgroundRounds(runner, perPoll); poll++) ledger.record(itemsOf(await runner.poll()));
 		ledger.expectExactly(expectedEvents(sandbox(), baselineOf(runner)));
 	});
 

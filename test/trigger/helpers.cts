@@ -1,6 +1,7 @@
 // Shared pieces of the trigger tests: a sandbox per test file, poll runners for the real Ollang Trigger, and an
 // event ledger that checks every emitted item against the sandbox's own delivery log.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { loadState } from '../../nodes/OllangTrigger/state';
 import type { Sandbox } from '../../sandbox/index.cts';
 import { createPollRunner, type PollResult, type PollRunner, type PollRunnerOptions } from '../harness/poll.cts';
 
@@ -44,6 +45,21 @@ export function baselineOf(runner: PollRunner): number {
 	const since = runner.staticData.since;
 	if (typeof since !== 'number') throw new Error('the trigger has no baseline yet');
 	return since;
+}
+
+/** Ids of the orders the trigger watches, as its stored state says (cursors of orders no longer listed excluded). */
+export function watchedOrderIds(runner: PollRunner): string[] {
+	const { state } = loadState(runner.staticData);
+	if (!state) throw new Error('the trigger has no stored state yet');
+	return [...state.orders].filter(([, cursor]) => cursor.watched).map(([orderId]) => orderId);
+}
+
+/**
+ * Polls within which every watched order is re-read at least once by the background checks, when nothing else
+ * changes meanwhile: ceil(watched / per poll), read from the trigger's own state.
+ */
+export function backgroundRounds(runner: PollRunner, perPoll: number): number {
+	return Math.ceil(watchedOrderIds(runner).length / perPoll);
 }
 
 export interface ExpectedEvent {

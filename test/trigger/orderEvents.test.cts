@@ -1,15 +1,18 @@
 // The Order Delivery Event through the real poll() (n8n-core PollContext) against the sandbox over loopback HTTP.
 import type { IDataObject } from 'n8n-workflow';
+import { DEFAULT_RECHECK_PER_POLL } from '../../nodes/OllangTrigger/config';
 import type { PollRunner } from '../harness/poll.cts';
 import {
 	ALL_EVENT_TYPES,
 	EventLedger,
+	backgroundRounds,
 	baselineOf,
 	expectedEvents,
 	itemsOf,
 	orderEventParameters,
 	triggerRunner,
 	useSandbox,
+	watchedOrderIds,
 } from './helpers.cts';
 
 const sandbox = useSandbox({ seed: 7 });
@@ -35,7 +38,8 @@ describe('first activation', () => {
 	it('starts from now: existing history is not emitted, later events are, each once', async () => {
 		const historyBefore = [...sandbox().state.orders.values()].reduce((sum, order) => sum + order.deliveryEvents.length, 0);
 		expect(historyBefore).toBeGreaterThan(20);
-		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckCycle: 3 } }));
+		const perPoll = 20;
+		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckPerPoll: perPoll } }));
 		expect(await runner.poll()).toBeNull();
 		// "Now" is the service's clock (its Date header, to the second), not this machine's.
 		expect(baselineOf(runner)).toBe(Math.floor(sandbox().clock.now().getTime() / 1000) * 1000);
@@ -48,7 +52,8 @@ describe('first activation', () => {
 			sandbox().clock.advance(20);
 			ledger.record(itemsOf(await runner.poll()));
 		}
-		await pollTimes(runner, ledger, 3);
+		// Events that changed no listed status (re-deliveries) are found once the background checks reach them.
+		await pollTimes(runner, ledger, backgroundRounds(runner, perPoll));
 		const expected = expectedEvents(sandbox(), baselineOf(runner));
 		expect(expected.size).toBeGreaterThanOrEqual(16);
 		ledger.expectExactly(expected);
@@ -89,11 +94,12 @@ describe('first activation', () => {
 	it('with "Emit Existing Events Once", the first poll emits the history of watched orders, later polls nothing again', async () => {
 		const runner = triggerRunner(
 			sandbox(),
-			orderEventParameters({ lookbackDays: 20, options: { emitExisting: true, recheckCycle: 2 } }),
+			orderEventParameters({ lookbackDays: 20, options: { emitExisting: true, recheckPerPoll: 5 } }),
 		);
 		const ledger = new EventLedger(sandbox());
 		ledger.record(itemsOf(await runner.poll()));
-		await pollTimes(runner, ledger, 3);
+		// Long enough for the background checks to re-read every watched order at least once.
+		await pollTimes(runner, ledger, Math.max(3, backgroundRounds(runner, 5)));
 		const windowStart = sandbox().clock.now().getTime() - 20 * 86_400_000;
 		const expected = expectedEvents(sandbox(), 0, ALL_EVENT_TYPES, (order) => Date.parse(order.createdAt) >= windowStart);
 		expect(expected.size).toBeGreaterThan(0);
@@ -204,9 +210,9 @@ describe('what is watched', () => {
 });
 
 describe('background checks', () => {
-	it('finds a re-delivery that changes no status within the recheck cycle, once', async () => {
-		const cycle = 4;
-		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckCycle: cycle } }));
+	it('finds a re-delivery that changes no status within ceil(watched / per poll) polls, once', async () => {
+		const perPoll = 4;
+		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckPerPoll: perPoll } }));
 		await runner.poll();
 		const ledger = new EventLedger(sandbox());
 		await pollTimes(runner, ledger, 2);
@@ -214,16 +220,42 @@ describe('background checks', () => {
 		expect(delivered).toHaveLength(3);
 		sandbox().clock.advance(1);
 		for (const orderId of delivered) sandbox().simulate.appendDeliveryEvent(orderId, 'order_delivered');
+		const bound = backgroundRounds(runner, perPoll);
+		// More than one poll: the background checks, not a read of every order, find the re-deliveries.
+		expect(bound).toBeGreaterThan(1);
 		let polls = 0;
 		const found = () => delivered.filter((orderId) => [...ledger.emitted.values()].some((item) => item.orderId === orderId));
-		while (found().length < delivered.length && polls < cycle + 1) {
+		while (found().length < delivered.length && polls < bound + 1) {
 			ledger.record(itemsOf(await runner.poll()));
 			polls++;
 		}
 		expect(found()).toEqual(delivered);
-		expect(polls).toBeLessThanOrEqual(cycle);
-		await pollTimes(runner, ledger, cycle);
+		expect(polls).toBeLessThanOrEqual(bound);
+		await pollTimes(runner, ledger, bound);
 		ledger.expectExactly(expectedEvents(sandbox(), baselineOf(runner)));
+	});
+
+	it('reads the same number of orders in the background every poll, and every watched order within the bound', async () => {
+		const perPoll = 7;
+		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckPerPoll: perPoll } }));
+		await runner.poll();
+		await runner.poll();
+		const watched = watchedOrderIds(runner);
+		expect(watched.length).toBeGreaterThan(perPoll);
+		const bound = backgroundRounds(runner, perPoll);
+		const read = new Set<string>();
+		const perPollReads: number[] = [];
+		for (let poll = 0; poll < bound; poll++) {
+			sandbox().requests.reset();
+			expect(await runner.poll()).toBeNull();
+			const paths = sandbox()
+				.requests.log.filter((request) => request.route === '/integration/orders/:orderId')
+				.map((request) => request.path);
+			perPollReads.push(paths.length);
+			for (const path of paths) read.add(decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)));
+		}
+		expect(perPollReads).toEqual(Array.from({ length: bound }, () => perPoll));
+		expect(watched.filter((orderId) => !read.has(orderId))).toEqual([]);
 	});
 });
 
@@ -243,6 +275,22 @@ describe('state', () => {
 		const windowStart = sandbox().clock.now().getTime() - 2 * 86_400_000;
 		const inWindow = [...sandbox().state.orders.values()].filter((order) => Date.parse(order.createdAt) >= windowStart - 3_600_000);
 		expect(cursors().length).toBeLessThanOrEqual(inWindow.length);
+	});
+
+	it('a workflow saved with the previous option (recheckCycle) keeps its place; the per-poll count resets nothing', async () => {
+		const detailReads = async (runner: PollRunner) => {
+			sandbox().requests.reset();
+			expect(await runner.poll()).toBeNull();
+			return sandbox().requests.count({ path: '/integration/orders/:orderId' });
+		};
+		// As the previous version saved it: an option this version no longer has.
+		const runner = triggerRunner(sandbox(), orderEventParameters({ options: { recheckCycle: 60 } }));
+		await runner.poll();
+		const since = baselineOf(runner);
+		expect(await detailReads(runner)).toBe(DEFAULT_RECHECK_PER_POLL);
+		runner.setParameters(orderEventParameters({ options: { recheckPerPoll: 3 } }));
+		expect(await detailReads(runner)).toBe(3);
+		expect(baselineOf(runner)).toBe(since);
 	});
 
 	it('changing what is watched resets the baseline on purpose; re-activating unchanged keeps every cursor', async () => {
