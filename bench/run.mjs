@@ -1,0 +1,472 @@
+#!/usr/bin/env node
+// `npm run bench`: the Ollang node beside n8n's HTTP Request node, in the same run, on the same sandbox, in a real
+// n8n process; and against the limits the API allows. Prints a table and writes it, with the machine, to
+// bench/RESULTS.md. Not part of `npm test`.
+//
+// On a fresh clone it installs what it needs as `npm start` does: the dev dependencies, the cached Node 24 + n8n,
+// and this package (built, packed and installed into a bench user folder under the cache).
+//
+//   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
+//
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem); --rounds overrides every
+// scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
+// process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
+// --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
+// locally patched build before proposing it). With any option the table is printed and RESULTS.md is left alone:
+// it holds plain `npm run bench` runs only. How each figure is measured is written into the results.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureDevDependencies } from '../scripts/lib/dev-dependencies.mjs';
+import { formatElapsed, log, runCommand } from '../scripts/n8n/process.mjs';
+import {
+	N8N_VERSION,
+	NODE_VERSION,
+	REPO_ROOT,
+	cacheRoot,
+	ensureRuntime,
+	importCredentials,
+	importWorkflows,
+	packAndInstall,
+	packageSourceHash,
+	runN8n,
+} from '../scripts/n8n/runtime.mjs';
+import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
+import { formatReport } from './report.mjs';
+import { NODE, UNIT_COUNT, buildWorkflows } from './workflows.mjs';
+
+const LOG_PREFIX = 'bench';
+const SEED = 42;
+const PER_ITEM_COUNT = 1000;
+const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'RESULTS.md');
+const HOOKS_FILE = path.join(REPO_ROOT, 'bench', 'n8n-hooks.cjs');
+const CREDENTIAL_IDS = Object.freeze({ ollang: 'BenchOllangOwner', headerAuth: 'BenchHeaderOwner' });
+
+const { values: flags } = parseArgs({
+	options: {
+		only: { type: 'string' },
+		rounds: { type: 'string' },
+		latency: { type: 'string', default: '25' },
+		profile: { type: 'boolean', default: false },
+		'use-installed': { type: 'boolean', default: false },
+	},
+});
+const LATENCY_MS = Number(flags.latency);
+const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
+const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : undefined;
+const WRITES_RESULTS = process.argv.length === 2;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The node's own constants, read from its sources so that the limits follow the code.
+
+function sourceConstant(relativeFile, name) {
+	const text = readFileSync(path.join(REPO_ROOT, relativeFile), 'utf8');
+	const match = new RegExp(`export const ${name}\\s*=\\s*([\\d_]+)`).exec(text);
+	if (!match) throw new Error(`${relativeFile} no longer exports ${name} as a number; the bench reads its limits from there`);
+	return Number(match[1].replace(/_/g, ''));
+}
+
+const LIMITS = {
+	pageConcurrency: sourceConstant('nodes/Ollang/transport/index.ts', 'DEFAULT_PAGE_CONCURRENCY'),
+	maxPageSize: sourceConstant('nodes/Ollang/transport/index.ts', 'MAX_PAGE_SIZE'),
+	memoryUnitsPerRequest: sourceConstant('nodes/Ollang/actions/memory/importItems.operation.ts', 'MAX_UNITS_PER_REQUEST'),
+	contentDefaultBatch: sourceConstant('nodes/Ollang/actions/content/import.operation.ts', 'DEFAULT_CONTENT_BATCH_SIZE'),
+	contentMaxBatch: sourceConstant('nodes/Ollang/actions/content/import.operation.ts', 'MAX_CONTENT_BATCH_SIZE'),
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
+
+const SCENARIOS = [
+	{
+		key: 'consumption',
+		title: '1. Consumption export: all consumption lines (sandbox volume large)',
+		rounds: 3,
+		sides: [
+			{ key: 'ours', workflow: 'consumptionOurs', nodes: [NODE.ollang], label: `Ollang: Consumption > Get Many, Return All (default ${LIMITS.pageConcurrency} parallel pages)` },
+			// The option's maximum, while the default is below it.
+			...(LIMITS.pageConcurrency < 10
+				? [{ key: 'oursMax', workflow: 'consumptionOursMax', nodes: [NODE.ollang], label: 'Ollang: same, option Parallel Page Requests = 10 (its maximum)' }]
+				: []),
+			{ key: 'peer', workflow: 'consumptionPeer', nodes: [NODE.http, NODE.splitPages], label: 'HTTP Request: pagination (page from meta.page + 1, complete when !meta.hasNextPage, take 50, no interval) + Split Out data' },
+			// What the sandbox allows any client: plain fetch from the bench driver, no n8n, same pages, same order of work.
+			{ key: 'bareParallel', bareConcurrency: LIMITS.pageConcurrency, label: `reference, no n8n: plain fetch, page 1 then ${LIMITS.pageConcurrency} at a time` },
+			{ key: 'bareSequential', bareConcurrency: 1, label: 'reference, no n8n: plain fetch, one page after another' },
+		],
+	},
+	{
+		key: 'memory',
+		title: `2. Memory import: ${UNIT_COUNT.toLocaleString('en-US')} translation units as ${UNIT_COUNT.toLocaleString('en-US')} input items`,
+		rounds: 3,
+		sides: [
+			{ key: 'ours', workflow: 'memoryOurs', nodes: [NODE.ollang], label: 'Ollang: Memory > Import Items (each item one unit)' },
+			{ key: 'peer', workflow: 'memoryPeer', nodes: [NODE.http], label: 'HTTP Request: one POST per item (its default: all items sent at once)' },
+			{ key: 'peerBatched', workflow: 'memoryPeerBatched', nodes: [NODE.loop, NODE.aggregate, NODE.http], label: 'HTTP Request, batched without code: Loop Over Items (1000) > Aggregate > HTTP Request' },
+			{ key: 'oursFromField', workflow: 'memoryOursFromField', nodes: [NODE.ollang], label: 'diagnostic, not this input shape: Ollang Import Items, Units From a Field (one item holding all units)' },
+		],
+		// The per-item peer takes most of a minute; two of its runs are enough to see where it stands.
+		slowSides: { peer: 2 },
+	},
+	{
+		key: 'content',
+		title: `3. Content import: ${UNIT_COUNT.toLocaleString('en-US')} units as input items`,
+		rounds: 3,
+		sides: [
+			{ key: 'ours', workflow: 'contentOurs', nodes: [NODE.ollang], label: `Ollang: Content > Import (default Batch Size ${LIMITS.contentDefaultBatch})` },
+			...(LIMITS.contentDefaultBatch < LIMITS.contentMaxBatch
+				? [{ key: 'oursMax', workflow: 'contentOursMax', nodes: [NODE.ollang], label: `Ollang: Content > Import, Batch Size ${LIMITS.contentMaxBatch} (its maximum)` }]
+				: []),
+			{ key: 'peer', workflow: 'contentPeer', nodes: [NODE.http], label: 'HTTP Request: one POST per item (all items sent at once)' },
+		],
+		slowSides: { peer: 2, oursMax: 2 },
+	},
+	{
+		key: 'xlsx',
+		title: '4. XLSX export of an order with 100,000 segments into a binary property',
+		// A peak of memory varies with when the garbage collector runs; each run takes seconds, so more rounds.
+		rounds: 5,
+		sides: [
+			{ key: 'oursBaseline', workflow: 'xlsxOursBaseline', nodes: [NODE.ollang], label: 'baseline: Ollang Order > Get of the same order (no export)' },
+			{ key: 'ours', workflow: 'xlsxOurs', nodes: [NODE.ollang], label: 'Ollang: Order > Export XLSX' },
+			{ key: 'peerBaseline', workflow: 'xlsxPeerBaseline', nodes: [NODE.http], label: 'baseline: HTTP Request GET of the same order (JSON)' },
+			{ key: 'peer', workflow: 'xlsxPeer', nodes: [NODE.http], label: 'HTTP Request: GET export-xlsx, Response Format File' },
+		],
+	},
+	{ key: 'trigger', title: '5. Trigger poll cost: Ollang Trigger (Order Delivery Event)', inProcess: true },
+	{
+		key: 'perItem',
+		title: `6. Per-item overhead: Order > Get for ${PER_ITEM_COUNT.toLocaleString('en-US')} input items`,
+		rounds: 3,
+		sides: [
+			{ key: 'ours', workflow: 'perItemOurs', nodes: [NODE.ollang], label: 'Ollang: Order > Get' },
+			{ key: 'peer', workflow: 'perItemPeer', nodes: [NODE.http], label: 'HTTP Request: GET /integration/orders/{{ $json.orderId }}' },
+		],
+	},
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// The sandbox, in its own process as the real service would be.
+
+async function startBenchSandbox() {
+	// Latency 0 while the bench sets up (reading fixtures, listing orders); set for the measured runs.
+	const sandbox = await startSandboxProcess(['--volume', 'large', '--seed', String(SEED), '--latency', '0', '--port', '0']);
+	return { baseUrl: sandbox.info.baseUrl, keys: sandbox.info.keys, stop: sandbox.stop };
+}
+
+async function sandboxCall(sandbox, method, route, { body, key } = {}) {
+	const headers = {};
+	if (body !== undefined) headers['content-type'] = 'application/json';
+	if (key) headers['x-api-key'] = key;
+	const response = await fetch(new URL(route, sandbox.baseUrl), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** Every order id the owner can list, in the listing's order. */
+async function listOrderIds(sandbox, count) {
+	const ids = [];
+	for (let page = 1; ids.length < count; page++) {
+		const answer = await sandboxCall(sandbox, 'GET', `/integration/orders?pageOptions[page]=${page}&pageOptions[take]=50`, { key: sandbox.keys.owner });
+		ids.push(...answer.data.map((row) => row.id));
+		if (!answer.meta.hasNextPage) break;
+	}
+	if (ids.length < count) throw new Error(`the sandbox lists ${ids.length} orders, the bench needs ${count}`);
+	return ids.slice(0, count);
+}
+
+/** Requests in the sandbox's log since the last reset: the total, per route and method, and how many failed. */
+function summarizeRequests(logAnswer) {
+	const byRoute = {};
+	let failed = 0;
+	for (const record of logAnswer.requests) {
+		const key = `${record.method} ${record.route ?? record.path}`;
+		byRoute[key] = (byRoute[key] ?? 0) + 1;
+		if (record.status === null || record.status >= 400) failed++;
+	}
+	return { total: logAnswer.count, byRoute, failed };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Running one side: `n8n execute` of its workflow, with the bench's hooks reporting from inside the process.
+
+/** From the hooks' run summary: first start to last end over the given nodes (all their runs), in ms. */
+function nodesSpan(report, nodeNames) {
+	let first = Infinity;
+	let last = -Infinity;
+	for (const name of nodeNames) {
+		const runs = report.nodes[name];
+		if (!runs) throw new Error(`node "${name}" did not run`);
+		for (const run of runs) {
+			first = Math.min(first, run.startTime);
+			last = Math.max(last, run.startTime + run.executionTime);
+		}
+	}
+	return last - first;
+}
+
+async function executeSide(context, side, round) {
+	const { sandbox, userFolder, workDir, workflows } = context;
+	const workflow = workflows[side.workflow];
+	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
+	const reportFile = path.join(workDir, `${workflow.id}-round${round}.json`);
+	rmSync(reportFile, { force: true });
+	const started = Date.now();
+	let failure;
+	try {
+		await runN8n(userFolder, ['execute', `--id=${workflow.id}`, '--rawOutput'], {
+			label: `n8n execute ${workflow.name}`,
+			env: {
+				EXTERNAL_HOOK_FILES: HOOKS_FILE,
+				OLLANG_BENCH_REPORT_FILE: reportFile,
+				// The run data of 10,000 items would be written to the database after every run; nothing reads it.
+				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
+				N8N_LOG_LEVEL: 'warn',
+				...(flags.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(workDir, 'profiles', `${workflow.id}-round${round}`)}` } : {}),
+			},
+		});
+	} catch (error) {
+		failure = error;
+	}
+	const processMs = Date.now() - started;
+	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
+	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
+	const problem = failure
+		? `n8n execute failed: ${report?.error?.message ?? failure.message.slice(-1500)}`
+		: !report
+			? 'the bench hooks wrote no report (EXTERNAL_HOOK_FILES not loaded?)'
+			: report.status !== 'success' || report.error
+				? `the workflow ended ${report.status}: ${report.error?.message ?? ''}`
+				: undefined;
+	if (problem) {
+		log(LOG_PREFIX, `  ${side.key}: FAILED: ${problem}`);
+		return { ok: false, problem, processMs, requests };
+	}
+	const ms = nodesSpan(report, side.nodes);
+	const measuredNode = report.nodes[side.nodes[side.nodes.length - 1]];
+	const itemsOut = measuredNode.reduce((sum, run) => sum + run.itemsOut, 0);
+	const memory = report.memory;
+	const result = {
+		ok: true,
+		ms,
+		processMs,
+		requests,
+		itemsOut,
+		firstItem: measuredNode[0].firstItem,
+		binary: measuredNode[0].binary,
+		memory: {
+			peakReset: memory.atStart.peakReset,
+			rssAtStartKiB: memory.atStart.rss,
+			peakKiB: memory.atEnd.hwm,
+			growthKiB: memory.atEnd.hwm - memory.atStart.rss,
+		},
+	};
+	log(
+		LOG_PREFIX,
+		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}, ${itemsOut} items out, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
+	);
+	return result;
+}
+
+/**
+ * The consumption export without n8n: plain fetch from this process, page 1 and then the rest `concurrency` at a
+ * time, as our transport does. It shows what the sandbox itself allows (its per-request work and latency).
+ */
+async function bareClientPages(context, side, concurrency) {
+	const { sandbox } = context;
+	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
+	const fetchPage = (page) => sandboxCall(sandbox, 'GET', `/integration/consumption?pageOptions[page]=${page}&pageOptions[take]=50`, { key: sandbox.keys.owner });
+	const started = performance.now();
+	const first = await fetchPage(1);
+	let lines = first.data.length;
+	let nextPage = 2;
+	const worker = async () => {
+		while (nextPage <= first.meta.pageCount) {
+			const answer = await fetchPage(nextPage++);
+			lines += answer.data.length;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	const ms = performance.now() - started;
+	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
+	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests, ${lines} lines`);
+	return { ok: true, ms, requests, itemsOut: lines, memory: null };
+}
+
+/**
+ * Runs every side of a scenario `rounds` times. Within a round the sides run one after another, and the order
+ * rotates from round to round, so that load from elsewhere on the machine and the sandbox's growing state fall on
+ * every side alike. `slowSides` runs a side in the first rounds only.
+ */
+async function runScenario(context, scenario) {
+	const rounds = ROUNDS_OVERRIDE ?? scenario.rounds;
+	const runs = Object.fromEntries(scenario.sides.map((side) => [side.key, []]));
+	for (let round = 0; round < rounds; round++) {
+		const order = scenario.sides
+			.map((_, index) => scenario.sides[(index + round) % scenario.sides.length])
+			.filter((side) => round < (scenario.slowSides?.[side.key] ?? Infinity));
+		log(LOG_PREFIX, `${scenario.title}: round ${round + 1} of ${rounds} (${order.map((side) => side.key).join(', ')})`);
+		for (const side of order) {
+			runs[side.key].push(side.bareConcurrency ? await bareClientPages(context, side, side.bareConcurrency) : await executeSide(context, side, round));
+		}
+	}
+	return { key: scenario.key, title: scenario.title, rounds, sides: scenario.sides.map((side) => ({ ...side, runs: runs[side.key] })) };
+}
+
+async function runTriggerScenario(runtime, scenario) {
+	log(LOG_PREFIX, `${scenario.title}: in-process (n8n-core PollContext), its own sandbox`);
+	// Node 24 as n8n runs it; tsx's CommonJS hook only, as the harness is CommonJS (.cts).
+	const { stdout } = await runCommand(runtime.nodeBin, ['--require', 'tsx/cjs', 'bench/trigger-poll.cts', '--latency', String(LATENCY_MS)], {
+		cwd: REPO_ROOT,
+		env: runtime.env,
+		label: 'trigger poll bench (bench/trigger-poll.cts)',
+	});
+	const line = stdout.split('\n').find((entry) => entry.startsWith('TRIGGER_BENCH '));
+	if (!line) throw new Error(`bench/trigger-poll.cts printed no TRIGGER_BENCH line:\n${stdout.slice(-2000)}`);
+	return { key: scenario.key, title: scenario.title, inProcess: true, ...JSON.parse(line.slice('TRIGGER_BENCH '.length)) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The machine and the versions, written with the figures.
+
+function readOr(command, args, fallback) {
+	try {
+		return execFileSync(command, args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+	} catch {
+		return fallback;
+	}
+}
+
+function describeMachine(runtime) {
+	const cpuModel = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+	const memTotalKiB = Number(/^MemTotal:\s+(\d+)/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
+	const packageJson = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+	const installedVersion = (name) => {
+		try {
+			return JSON.parse(readFileSync(path.join(runtime.paths.n8nPrefix, 'node_modules', name, 'package.json'), 'utf8')).version;
+		} catch {
+			return 'unknown';
+		}
+	};
+	const devVersion = (name) => {
+		try {
+			return JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+		} catch {
+			return 'unknown';
+		}
+	};
+	const commit = readOr('git', ['rev-parse', '--short=12', 'HEAD'], 'unknown');
+	const dirty = readOr('git', ['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'], '') !== '';
+	return {
+		nproc: Number(readOr('nproc', [], String(os.availableParallelism()))),
+		memoryGiB: memTotalKiB / 1024 / 1024,
+		cpuModel,
+		kernel: `${os.type()} ${os.release()}`,
+		n8nVersion: N8N_VERSION,
+		n8nNodesBaseVersion: installedVersion('n8n-nodes-base'),
+		n8nNodeVersion: NODE_VERSION,
+		driverNodeVersion: process.versions.node,
+		harnessN8nCoreVersion: devVersion('n8n-core'),
+		packageName: packageJson.name,
+		packageVersion: packageJson.version,
+		sourceHash: packageSourceHash().slice(0, 16),
+		commit,
+		packageSourcesDirty: dirty,
+		loadAverageAtStart: os.loadavg().map((value) => value.toFixed(2)).join(' '),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+	const started = Date.now();
+	ensureDevDependencies();
+	const runtime = await ensureRuntime();
+	const benchDir = path.join(cacheRoot(), 'bench');
+	const userFolder = path.join(benchDir, 'n8n-user');
+	const workDir = path.join(benchDir, 'work');
+	mkdirSync(workDir, { recursive: true });
+	if (flags['use-installed']) log(LOG_PREFIX, `--use-installed: running the package as installed in ${userFolder}, not the sources`);
+	else await packAndInstall(userFolder);
+	const machine = describeMachine(runtime);
+
+	const selected = SCENARIOS.filter((scenario) => !ONLY || ONLY.has(scenario.key));
+	if (selected.length === 0) throw new Error(`--only ${flags.only}: no such scenario (${SCENARIOS.map((scenario) => scenario.key).join(', ')})`);
+	const results = [];
+	const inN8n = selected.filter((scenario) => !scenario.inProcess);
+	let context;
+	if (inN8n.length > 0) {
+		log(LOG_PREFIX, 'starting the sandbox (volume large) ...');
+		const sandbox = await startBenchSandbox();
+		try {
+			const info = await sandboxCall(sandbox, 'GET', '/__sandbox/info');
+			const consumption = await sandboxCall(sandbox, 'GET', '/integration/consumption?pageOptions[take]=50', { key: sandbox.keys.owner });
+			const credentials = {
+				ollang: { id: CREDENTIAL_IDS.ollang, name: 'Bench: Ollang sandbox (owner key)' },
+				headerAuth: { id: CREDENTIAL_IDS.headerAuth, name: 'Bench: X-Api-Key header (owner key)' },
+			};
+			const workflows = buildWorkflows({
+				baseUrl: sandbox.baseUrl,
+				credentials,
+				memoryId: info.fixtures.memories[0],
+				exportOrderId: info.fixtures.orders.largeExport,
+				orderIds: await listOrderIds(sandbox, PER_ITEM_COUNT),
+			});
+			// The sandbox's port is new every run: credentials and workflows are imported again (fixed ids replace them).
+			log(LOG_PREFIX, 'importing the bench credentials and workflows into n8n ...');
+			await importCredentials(userFolder, [
+				{ ...credentials.ollang, type: 'ollangApi', data: { apiKey: sandbox.keys.owner, baseUrl: sandbox.baseUrl } },
+				{ ...credentials.headerAuth, type: 'httpHeaderAuth', data: { name: 'X-Api-Key', value: sandbox.keys.owner } },
+			]);
+			const workflowFiles = Object.entries(workflows).map(([key, workflow]) => {
+				const file = path.join(workDir, `${key}.json`);
+				writeFileSync(file, JSON.stringify(workflow, null, 2));
+				return file;
+			});
+			await importWorkflows(userFolder, workflowFiles);
+			await sandboxCall(sandbox, 'PUT', '/__sandbox/latency', { body: { ms: LATENCY_MS } });
+			context = { sandbox, userFolder, workDir, workflows, consumptionMeta: consumption.meta };
+			for (const scenario of inN8n) results.push(await runScenario(context, scenario));
+		} finally {
+			await sandbox.stop();
+		}
+	}
+	for (const scenario of selected.filter((entry) => entry.inProcess)) results.push(await runTriggerScenario(runtime, scenario));
+
+	const order = SCENARIOS.map((scenario) => scenario.key);
+	results.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+	machine.loadAverageAtEnd = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+	const report = formatReport({
+		results,
+		machine,
+		latencyMs: LATENCY_MS,
+		limits: LIMITS,
+		consumptionMeta: context?.consumptionMeta,
+		unitCount: UNIT_COUNT,
+		perItemCount: PER_ITEM_COUNT,
+		elapsedMs: Date.now() - started,
+		command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+	});
+	process.stdout.write(`${report}\n`);
+	if (!WRITES_RESULTS) {
+		log(LOG_PREFIX, `run with options: ${path.relative(REPO_ROOT, RESULTS_FILE)} left as it was (it holds plain \`npm run bench\` runs only)`);
+	} else {
+		writeFileSync(RESULTS_FILE, `${report}\n`);
+		log(LOG_PREFIX, `written to ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
+	}
+	log(LOG_PREFIX, `done in ${formatElapsed(Date.now() - started)}`);
+	// Raw figures of every run, for a closer look; not committed.
+	writeFileSync(path.join(workDir, 'last-run.json'), JSON.stringify({ machine, results }, null, 2));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	// Exiting (not dying of the signal) runs process.mjs's exit hook, which stops the sandbox and n8n.
+	process.on(signal, () => process.exit(130));
+}
+
+main().catch((error) => {
+	log(LOG_PREFIX, error.stack ?? error.message ?? String(error));
+	process.exitCode = 1;
+});
