@@ -687,17 +687,31 @@ async function storedBytes(ctx: IExecuteFunctions, binary: IBinaryData): Promise
 	return await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(binary.id));
 }
 
-/** Whether a stored file holds the text, read a chunk at a time (a match may straddle two chunks). */
+/**
+ * Whether a stored file holds the text, read a chunk at a time. Each chunk is searched where it lies; only the
+ * few bytes around a chunk boundary (where a match may straddle two chunks) are copied, so the scan adds no
+ * copy of the file to the peak memory of a large export.
+ */
 async function storedFileIncludes(ctx: IExecuteFunctions, binary: IBinaryData, text: string): Promise<boolean> {
 	const needle = Buffer.from(text, 'utf8');
 	if (binary.id === undefined) return Buffer.from(binary.data, BINARY_ENCODING).includes(needle);
-	let carry = Buffer.alloc(0);
-	for await (const chunk of await ctx.helpers.getBinaryStream(binary.id, SCAN_CHUNK_BYTES)) {
-		const joined = Buffer.concat([carry, toBuffer(chunk)]);
-		if (joined.includes(needle)) return true;
-		carry = joined.subarray(Math.max(0, joined.length - needle.length + 1));
+	const overlap = needle.length - 1;
+	let tail = Buffer.alloc(0);
+	for await (const raw of await ctx.helpers.getBinaryStream(binary.id, SCAN_CHUNK_BYTES)) {
+		const chunk = toBuffer(raw);
+		if (chunk.includes(needle)) return true;
+		if (Buffer.concat([tail, chunk.subarray(0, overlap)]).includes(needle)) return true;
+		tail =
+			chunk.length >= overlap
+				? Buffer.from(chunk.subarray(chunk.length - overlap))
+				: Buffer.concat([tail, chunk]).subarray(-overlap);
 	}
 	return false;
+}
+
+/** Whether a file type is readable text (where an echoed key would be plain bytes). */
+function isTextLike(mimeType: string): boolean {
+	return /^text\/|[/+](json|xml|csv)$|^application\/(x-)?(subrip|vtt)/i.test(mimeType);
 }
 
 /**
@@ -743,9 +757,15 @@ export async function apiDownloadBinary(
 		}
 		const fileSize = binary.bytes ?? (await storedBytes(this, binary)).length;
 		if (fileSize === 0) throw unexpectedResponse.call(this, request, 'a file, got an empty answer', undefined);
-		// As for every answer, the key does not pass on (a careless service may echo it): a file holding it is
-		// stored again without it. Checked in the store, a chunk at a time, so the file is not held whole.
-		if (target.apiKey.length >= 4 && (await storedFileIncludes(this, binary, target.apiKey))) {
+		// As for every answer, the key does not pass on (a careless service may echo it): a text file holding it is
+		// stored again without it. Checked in the store, a chunk at a time, so the file is not held whole. Compressed
+		// formats (an XLSX is a zip) are not searched: an echoed key inside them is not readable bytes, so a byte
+		// scan would find nothing and only cost a second pass over the file.
+		if (
+			target.apiKey.length >= 4 &&
+			isTextLike(mimeType) &&
+			(await storedFileIncludes(this, binary, target.apiKey))
+		) {
 			const cleaned = redactBody(await storedBytes(this, binary), target.apiKey, redact);
 			binary = await this.helpers.prepareBinaryData(cleaned, fileName, mimeType);
 			return { binary, fileName, mimeType, fileSize: cleaned.length };
