@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY } from '../../transport';
-import type { OllangResource, OllangResourceMap } from '../node.type';
-import { checkOption } from './parameters';
+import type { OllangRequest } from '../../transport';
+import { apiRequestAllPages, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY } from '../../transport';
+import type { OllangResource, OllangResourceMap, OperationResult } from '../node.type';
+import { toResults } from './outcomes';
+import { checkOption, checkText, readPaging } from './parameters';
 
 /** Shows properties only for one resource and operation. */
 export function forOperation<R extends OllangResource>(
@@ -170,17 +172,33 @@ export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort
 	};
 }
 
-/** Sort query keys of a paged listing, from its Options, checked against the sort fields it offers. */
-export function pagedListQuery(
+/**
+ * One item's paged listing (nested paging): Return All / Limit, page size, parallel pages, sort and the free search
+ * are read and checked here, once for every listing; `filterQuery` maps the operation's own filters to query keys.
+ */
+export async function getPagedList(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	options: IDataObject,
+	path: string,
 	sortFields: INodePropertyOptions[],
-): IDataObject {
-	return {
-		'pageOptions[orderBy]': checkOption(ctx, options.orderBy, 'Sort By', itemIndex, sortFields),
-		'pageOptions[orderDirection]': checkOption(ctx, options.orderDirection, 'Sort Direction', itemIndex, sortDirections),
+	filterQuery: (filters: IDataObject) => IDataObject,
+): Promise<OperationResult[]> {
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const paging = readPaging(ctx, itemIndex, options);
+	const request: OllangRequest = {
+		method: 'GET',
+		path,
+		qs: {
+			...filterQuery(filters),
+			'pageOptions[orderBy]': checkOption(ctx, options.orderBy, 'Sort By', itemIndex, sortFields),
+			'pageOptions[orderDirection]': checkOption(ctx, options.orderDirection, 'Sort Direction', itemIndex, sortDirections),
+			'pageOptions[search]': checkText(ctx, filters.search, 'Search', itemIndex, false),
+		},
+		retry: 'safe',
+		itemIndex,
 	};
+	return toResults((await apiRequestAllPages.call(ctx, request, paging)) as IDataObject[]);
 }
 
 export function binaryPropertyField(description: string): INodeProperties {

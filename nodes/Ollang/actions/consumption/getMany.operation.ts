@@ -1,10 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OllangRequest } from '../../transport';
-import { apiRequestAllPages } from '../../transport';
-import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
-import { toResults } from '../common/outcomes';
-import { checkDateRange, checkOption, checkOptionalId, checkText, readPaging } from '../common/parameters';
+import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
+import { checkDateRange, checkOption, checkOptionalId, checkText } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes } from '../order/values';
 
@@ -111,21 +108,14 @@ export const description = forOperation('consumption', 'getMany', properties);
 export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const paging = readPaging(this, itemIndex, options);
-	const range = checkDateRange(
-		this,
-		itemIndex,
-		{ field: 'From', value: filters.from },
-		{ field: 'To', value: filters.to },
-	);
-	const request: OllangRequest = {
-		method: 'GET',
-		path: '/integration/consumption',
-		qs: {
-			...pagedListQuery(this, itemIndex, options, sortFields),
-			'pageOptions[search]': checkText(this, filters.search, 'Search', itemIndex, false),
+	return await getPagedList(this, itemIndex, '/integration/consumption', sortFields, (filters) => {
+		const range = checkDateRange(
+			this,
+			itemIndex,
+			{ field: 'From', value: filters.from },
+			{ field: 'To', value: filters.to },
+		);
+		return {
 			'filter[from]': range.from,
 			'filter[to]': range.to,
 			'filter[provider]': checkText(this, filters.provider, 'Provider', itemIndex, false),
@@ -134,10 +124,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[tag]': checkText(this, filters.tag, 'Tag', itemIndex, false),
 			'filter[search]': checkText(this, filters.orderName, 'Order Name Contains', itemIndex, false),
 			'filter[orderId]': checkOptionalId(this, filters.orderId, 'Order ID', itemIndex),
-		},
-		retry: 'safe',
-		itemIndex,
-	};
-	const rows = (await apiRequestAllPages.call(this, request, paging)) as IDataObject[];
-	return toResults(rows);
+		};
+	});
 }

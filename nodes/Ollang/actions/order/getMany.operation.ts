@@ -1,10 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { OllangRequest } from '../../transport';
-import { apiRequestAllPages } from '../../transport';
-import { forOperation, pagedListOptions, pagedListQuery, returnAllAndLimit } from '../common/fields';
-import { toResults } from '../common/outcomes';
-import { checkDateRange, checkOption, checkOptions, checkText, readPaging } from '../common/parameters';
+import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
+import { checkDateRange, checkOption, checkOptions, checkText } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes, orderStatuses } from './values';
 
@@ -85,32 +82,21 @@ export const description = forOperation('order', 'getMany', properties);
 export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const paging = readPaging(this, itemIndex, options);
-	const range = checkDateRange(
-		this,
-		itemIndex,
-		{ field: 'Created After', value: filters.createdFrom },
-		{ field: 'Created Before', value: filters.createdTo },
-	);
-	const statuses = checkOptions(this, filters.statuses, 'Statuses', itemIndex, orderStatuses);
-	const request: OllangRequest = {
-		method: 'GET',
-		path: '/integration/orders',
-		qs: {
+	return await getPagedList(this, itemIndex, '/integration/orders', sortFields, (filters) => {
+		const range = checkDateRange(
+			this,
+			itemIndex,
+			{ field: 'Created After', value: filters.createdFrom },
+			{ field: 'Created Before', value: filters.createdTo },
+		);
+		const statuses = checkOptions(this, filters.statuses, 'Statuses', itemIndex, orderStatuses);
+		return {
 			'filter[status]': statuses.length > 0 ? statuses : undefined,
 			'filter[type]': checkOption(this, filters.type, 'Type', itemIndex, allOrderTypes),
 			'filter[name]': checkText(this, filters.name, 'Name', itemIndex, false),
 			'filter[projectId]': checkText(this, filters.projectId, 'Project ID', itemIndex, false),
 			'filter[createdAtRange][from]': range.from,
 			'filter[createdAtRange][to]': range.to,
-			...pagedListQuery(this, itemIndex, options, sortFields),
-			'pageOptions[search]': checkText(this, filters.search, 'Search', itemIndex, false),
-		},
-		retry: 'safe',
-		itemIndex,
-	};
-	const rows = (await apiRequestAllPages.call(this, request, paging)) as IDataObject[];
-	return toResults(rows);
+		};
+	});
 }
