@@ -8,7 +8,7 @@ import { pollOrderEvents, sampleOrderEvent } from './orderEvents';
 import type { PollOutcome } from './pollSession';
 import { asNodeError, failureKind, fetchServiceTime, PollSession } from './pollSession';
 import type { TriggerState } from './state';
-import { commitState, loadState, recordFailedPoll } from './state';
+import { commitState, loadState, recallBaseline, recordBaseline, recordFailedPoll } from './state';
 
 /** Polls in a row that may fail for a transient reason before the failure is reported as an error. */
 export const TRANSIENT_FAILURES_BEFORE_ERROR = 3;
@@ -17,11 +17,17 @@ const KEPT_PLACE =
 	'The trigger keeps its place: nothing is lost, and it resumes from where it stopped once the request succeeds again.';
 
 /**
- * A new baseline: the first activation, or a change of what is watched. Events and job ends after `since` are
- * new. Order cursors already held are kept as floors (a cursor never moves back, so nothing is emitted twice),
- * and so are finished jobs.
+ * A new state for this configuration: the first activation, a change of what is watched, or a state n8n did not
+ * keep. Events and job ends after `since` are new. Order cursors already held are kept as floors (a cursor never
+ * moves back, so nothing is emitted twice), and so are finished jobs.
  */
-function baseline(config: TriggerConfig, key: string, now: number, previous: TriggerState | undefined): TriggerState {
+function baseline(
+	config: TriggerConfig,
+	key: string,
+	since: number,
+	serviceTime: number,
+	previous: TriggerState | undefined,
+): TriggerState {
 	const orders = config.event === 'orderDeliveryEvent' && previous ? previous.orders : new Map();
 	for (const cursor of orders.values()) {
 		cursor.rebase = true;
@@ -31,14 +37,40 @@ function baseline(config: TriggerConfig, key: string, now: number, previous: Tri
 	}
 	return {
 		config: key,
-		since: config.emitExisting ? 0 : now,
-		serviceTime: now,
+		since,
+		serviceTime,
 		windowStart: 0,
 		sweepAfter: '',
 		orders,
 		finishedJobs: config.event === 'importJobFinished' && previous ? previous.finishedJobs : new Set(),
 		failedPolls: previous?.failedPolls ?? 0,
 	};
+}
+
+/**
+ * The state this poll starts from. Without a stored state of this configuration, the baseline recorded in the
+ * global static data tells a lost state (resume from that baseline: every event after it is still new, and none
+ * of them can have been emitted, since emitting saves the state) from a first activation or a changed
+ * configuration (a new baseline at the service's current time, recorded for the next polls).
+ */
+async function startingState(
+	this: IPollFunctions,
+	config: TriggerConfig,
+	key: string,
+	stored: TriggerState | undefined,
+	session: PollSession,
+): Promise<{ state: TriggerState; isBaselinePoll: boolean }> {
+	if (stored !== undefined && stored.config === key) return { state: stored, isBaselinePoll: false };
+	const globalData = this.getWorkflowStaticData('global');
+	const nodeId = this.getNode().id;
+	const serviceTime = await fetchServiceTime.call(this, session);
+	const recorded = recallBaseline(globalData, nodeId, key);
+	if (recorded !== undefined) {
+		return { state: baseline(config, key, recorded, serviceTime, stored), isBaselinePoll: false };
+	}
+	const since = config.emitExisting ? 0 : serviceTime;
+	recordBaseline(globalData, nodeId, key, since);
+	return { state: baseline(config, key, since, serviceTime, stored), isBaselinePoll: true };
 }
 
 function withKeptPlace(node: INode, error: unknown): NodeApiError | NodeOperationError {
@@ -78,10 +110,9 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	let state: TriggerState;
 	let outcome: PollOutcome;
 	try {
-		const isBaselinePoll = stored === undefined || stored.config !== key;
-		state = isBaselinePoll
-			? baseline(config, key, await fetchServiceTime.call(this, session), stored)
-			: stored;
+		const start = await startingState.call(this, config, key, stored, session);
+		state = start.state;
+		const isBaselinePoll = start.isBaselinePoll;
 		outcome =
 			config.event === 'orderDeliveryEvent'
 				? await pollOrderEvents.call(this, config, state, session, isBaselinePoll)

@@ -166,3 +166,34 @@ export function recordFailedPoll(staticData: IDataObject, loadedCommits: number)
 	staticData.commits = current + 1;
 	return failedPolls;
 }
+
+/**
+ * A copy of the baseline kept in the workflow's global static data, per trigger node. n8n may not persist the
+ * node's own state after a poll that emitted nothing: with durable poll cursors the activation poll's state is
+ * never committed, and on the in-memory scheduler a stop loses every change since the last save. n8n does save
+ * the global static data when it activates a workflow (after the activation poll) and whenever a poll emits, so
+ * a poll that finds its node state missing, or of another configuration, can still tell "first activation"
+ * (no record: start from now) from "state lost" (record of this configuration: resume from its baseline).
+ */
+export interface BaselineRecord {
+	config: string;
+	since: number;
+}
+
+/** One key per node, replaced whole: n8n notices a change of static data only at the first level of a bucket. */
+const baselineKey = (nodeId: string) => `ollangTriggerBaseline:${nodeId}`;
+
+/** The baseline recorded for this node and configuration, if any. */
+export function recallBaseline(globalData: IDataObject, nodeId: string, config: string): number | undefined {
+	const record = globalData[baselineKey(nodeId)] as Partial<BaselineRecord> | undefined;
+	if (typeof record !== 'object' || record === null) return undefined;
+	if (record.config !== config || typeof record.since !== 'number') return undefined;
+	return record.since;
+}
+
+/** Records a new baseline (replacing the one of any earlier configuration of this node). */
+export function recordBaseline(globalData: IDataObject, nodeId: string, config: string, since: number): void {
+	if (recallBaseline(globalData, nodeId, config) === since) return;
+	const record: BaselineRecord = { config, since };
+	globalData[baselineKey(nodeId)] = record as unknown as IDataObject;
+}

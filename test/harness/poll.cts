@@ -1,13 +1,23 @@
 // Runs a polling trigger's real `poll()` through n8n-core's PollContext, keeping the node's static data the way
-// n8n 2.40 does for an active workflow on the in-memory scheduler:
-// - 'trigger' polls run through n8n-core's PollTriggerExecutor on one long-lived active Workflow, so the node's
-//   static-data bucket lives on from poll to poll. n8n writes it to the database when a poll emits items
-//   (its __emit saves changed static data) and when the workflow is deactivated. The first poll after
-//   activation is n8n's activation poll: its errors are thrown (activation fails); later errors go to
-//   __emitError (an error execution) and the workflow stays active. This runner rethrows both.
-// - 'manual' polls are the editor's "Fetch Test Event": WorkflowExecute builds a PollContext in manual mode on a
-//   Workflow loaded from the database, and the static data of manual executions is never saved. So a manual poll
-//   sees the saved static data and whatever it changes is discarded.
+// n8n 2.40 does for an active workflow (read in n8n's own code: n8n-core's poll-trigger-executor.js and
+// active-workflow-triggers.js, n8n's trigger-execution-context.factory.js, active-workflow-manager.js and
+// poll-cursor.service.js). Two persistence modes:
+// - 'default' (in-memory scheduler, durable cursors off): 'trigger' polls run through n8n-core's
+//   PollTriggerExecutor on one long-lived active Workflow, so the node's static-data bucket lives on from poll to
+//   poll in memory. n8n writes the workflow's static data to the database when a poll emits items (__emit saves
+//   it, then creates the execution), at the end of an activation (ActiveWorkflowManager.add saves it after the
+//   activation poll), and when the workflow is deactivated. A poll that returns null changes memory only: a restart
+//   loses it. Every start of n8n activates again ('init'), and the activation poll runs at once.
+// - 'durable' (N8N_POLLER_DURABLE_CURSORS_ENABLED with the durable scheduler): each poll runs on a staged copy of a
+//   cursor row (seeded once from the node's static data). A poll that emits commits the staged cursor with its
+//   execution; a scheduled poll that returns null commits it alone; the activation poll (a "testing trigger")
+//   commits nothing when it returns null. The durable scheduler runs the activation poll only when the poll job
+//   is first registered, not when n8n starts again. The global static data is saved as in 'default'.
+// The first poll after activation is n8n's activation poll: its errors are thrown (activation fails); later errors
+// go to __emitError (an error execution) and the workflow stays active. This runner rethrows both.
+// 'manual' polls are the editor's "Fetch Test Event": WorkflowExecute builds a PollContext in manual mode on a
+// Workflow loaded from the database, and the static data of manual executions is never saved. So a manual poll
+// sees the saved static data and whatever it changes is discarded.
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -17,6 +27,7 @@ import type {
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 import { Workflow, deepCopy } from 'n8n-workflow';
+import { isDeepStrictEqual } from 'node:util';
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
 import {
 	Container,
@@ -32,6 +43,8 @@ import {
 } from './runtime.cts';
 
 export type PollMode = 'trigger' | 'manual';
+/** How n8n persists a poll's state: see the header. */
+export type PersistenceMode = 'default' | 'durable';
 export type PollResult = INodeExecutionData[][] | null;
 
 export interface PollRunnerOptions {
@@ -50,6 +63,8 @@ export interface PollRunnerOptions {
 	typeVersion?: number;
 	/** Default: the node type's display name (its static data is stored under `node:<name>`). */
 	nodeName?: string;
+	/** Default: 'default'. */
+	persistence?: PersistenceMode;
 }
 
 export interface PollRunner {
@@ -57,14 +72,17 @@ export interface PollRunner {
 	poll(): Promise<PollResult>;
 	/** The node's static data as the next trigger-mode poll will see it (the active workflow's bucket). */
 	readonly staticData: IDataObject;
-	/** The node's static data as n8n last wrote it to the database. */
+	/** The node's state as n8n last wrote it to the database (the cursor row in 'durable' mode). */
 	readonly savedStaticData: IDataObject;
 	/** Polls that emitted items in trigger mode, oldest first (each one started a workflow execution in n8n). */
 	readonly emissions: INodeExecutionData[][][];
 	/** Saving changed parameters re-activates the workflow: static data is saved, the next trigger poll activates. */
 	setParameters(parameters: INodeParameters): void;
 	setMode(mode: PollMode): void;
-	/** n8n restarting without a clean shutdown: the active workflow is rebuilt from the database. */
+	/**
+	 * n8n stopping (SIGTERM or SIGKILL: neither saves an active poller's static data) and starting again: the
+	 * active workflow is rebuilt from the database; whatever was only in memory is gone.
+	 */
 	restart(): void;
 	/**
 	 * The credential edited while the workflow stays active: n8n keeps the activation (and its poll context) and
@@ -100,6 +118,9 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 	// What n8n's database holds for this workflow's static data.
 	let saved: IDataObject = deepCopy(options.savedStaticData ?? {});
 	saved[nodeKey] ??= {};
+	const persistence: PersistenceMode = options.persistence ?? 'default';
+	// 'durable': the cursor row n8n keeps for this node (undefined until the first poll creates it).
+	let cursorRow: IDataObject | undefined;
 	let activation: Activation | undefined;
 	let nextActivationMode: WorkflowActivateMode = 'activate';
 	let pendingEmission: INodeExecutionData[][] | undefined;
@@ -135,6 +156,15 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 	function activate(): Activation {
 		const workflow = buildWorkflow(saved, true);
 		const workflowNode = workflow.getNode(node.name) as INode;
+		const durable = persistence === 'durable';
+		// 'durable': the poll's staged copy of the cursor row, and what was last committed from it.
+		let staged: { snapshot: IDataObject; seed: IDataObject } | undefined;
+		const takeStagedCursor = (): IDataObject | null => {
+			if (staged === undefined || isDeepStrictEqual(staged.snapshot, staged.seed)) return null;
+			const cursor = deepCopy(staged.snapshot);
+			staged.seed = cursor;
+			return cursor;
+		};
 		const context = new PollContext(
 			workflow,
 			workflowNode,
@@ -142,20 +172,45 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 			'trigger',
 			nextActivationMode,
 			(data) => {
+				const cursor = durable ? takeStagedCursor() : null;
 				saveStaticData(workflow);
+				// The execution and the cursor are committed in one transaction.
+				if (cursor !== null) cursorRow = cursor;
 				pendingEmission = data;
 			},
 			(error) => {
 				pendingError = error;
 			},
-			undefined,
-			undefined,
-			undefined,
+			durable
+				? async () => {
+						const cursor = takeStagedCursor();
+						if (cursor !== null) cursorRow = cursor;
+					}
+				: undefined,
+			durable
+				? async (poll) => {
+						cursorRow ??= deepCopy(workflow.getStaticData('node', workflowNode));
+						staged = { snapshot: deepCopy(cursorRow), seed: cursorRow };
+						try {
+							return await poll();
+						} finally {
+							staged = undefined;
+						}
+					}
+				: undefined,
+			durable
+				? () => {
+						if (staged === undefined) throw new Error('the node read its static data outside of a poll');
+						return staged.snapshot;
+					}
+				: undefined,
 			options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
 		);
 		const isCurrent = () => activation?.workflow === workflow;
 		const execute = Container.get(PollTriggerExecutor).create(workflow, workflowNode, context, isCurrent);
-		return { workflow, execute, activated: false };
+		// The durable scheduler runs no activation poll for a poll job it already holds (n8n starting again).
+		const activated = durable && nextActivationMode === 'init';
+		return { workflow, execute, activated };
 	}
 
 	async function pollTrigger(): Promise<PollResult> {
@@ -167,6 +222,8 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		const isActivationPoll = !current.activated;
 		current.activated = true;
 		await current.execute(isActivationPoll);
+		// ActiveWorkflowManager.add saves the static data once the activation (and its poll) succeeded.
+		if (isActivationPoll && !pendingError) saveStaticData(current.workflow);
 		if (pendingError) throw pendingError;
 		if (pendingEmission === undefined) return null;
 		emissions.push(pendingEmission);
@@ -189,11 +246,12 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 			return mode === 'trigger' ? await pollTrigger() : await pollManual();
 		},
 		get staticData() {
+			if (persistence === 'durable') return cursorRow ?? (saved[nodeKey] as IDataObject);
 			if (!activation) return saved[nodeKey] as IDataObject;
 			return activation.workflow.getStaticData('node', node);
 		},
 		get savedStaticData() {
-			return deepCopy(saved[nodeKey] as IDataObject);
+			return deepCopy(persistence === 'durable' ? (cursorRow ?? {}) : (saved[nodeKey] as IDataObject));
 		},
 		emissions,
 		setParameters(parameters) {
