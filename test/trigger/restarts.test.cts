@@ -3,7 +3,6 @@
 // again at random steps, including right after activation before anything was ever emitted, and several times in
 // a row. A stop loses whatever n8n had not persisted; every event must still come out once: counted, not thrown
 // on, so the figures show what a design misses or repeats.
-import type { IDataObject } from 'n8n-workflow';
 import { FAIL_IMPORT_MARKER } from '../../sandbox/index.cts';
 import type { PersistenceMode, PollRunner } from '../harness/poll.cts';
 import {
