@@ -137,6 +137,17 @@ export function startN8n(
 	},
 ): Promise<RunningN8n>;
 
+export interface RunningWorker {
+	child: ChildProcess;
+	output(): string;
+	stop(): Promise<void>;
+}
+
+export function startN8nWorker(
+	userFolder: string,
+	options?: { concurrency?: number; onLine?: (line: string) => void; env?: Record<string, string>; timeoutMs?: number },
+): Promise<RunningWorker>;
+
 export function signIn(baseUrl: string, owner?: Owner): Promise<string>;
 export function listLoadedNodeTypes(baseUrl: string, cookie: string): Promise<string[]>;
 

@@ -595,6 +595,40 @@ export async function startN8n(userFolder, { port = 5678, owner = LOCAL_OWNER, o
 	}
 }
 
+/**
+ * Starts `n8n worker` (queue mode: it takes executions from Redis) in its own process group and resolves once it
+ * says it is ready. Each worker gets its own task-runner broker port and health-check port. Returns
+ * `{ child, output(), stop() }`.
+ */
+export async function startN8nWorker(userFolder, { concurrency = 10, onLine, env: extraEnv, timeoutMs = 180_000 } = {}) {
+	const runtime = await ensureRuntime();
+	const env = n8nEnv(runtime, userFolder, {
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+		N8N_PORT: String(await freePort()),
+		...extraEnv,
+	});
+	const child = spawnGroup(runtime.nodeBin, [runtime.n8nBin, 'worker', `--concurrency=${concurrency}`], { cwd: n8nWorkingDir(userFolder), env });
+	let tail = '';
+	let ready = false;
+	forEachLine(child, (line) => {
+		tail = `${tail}${line}\n`.slice(-8000);
+		if (line.includes('n8n worker is now ready')) ready = true;
+		onLine?.(line);
+	});
+	const worker = { child, output: () => tail, stop: () => stopGroup(child) };
+	const started = Date.now();
+	while (!ready) {
+		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n worker exited while starting. Its last output:\n${tail}`);
+		if (Date.now() - started > timeoutMs) {
+			await worker.stop();
+			throw new Error(`n8n worker was not ready within ${formatElapsed(timeoutMs)}. Its last output:\n${tail}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	return worker;
+}
+
 /** Ready means the database is migrated (readiness probe) and the editor's page is served. */
 async function isEditorReady(port) {
 	try {

@@ -23,6 +23,7 @@ import {
 	type ExecuteWorkflowError,
 	type InstalledPackage,
 	type N8nCommandOptions,
+	type N8nExecution,
 	type N8nItem,
 	type N8nRun,
 	type N8nRunData,
@@ -213,7 +214,11 @@ export class N8nUserFolder {
 	readonly filesDir: string;
 	private readonly workflowsDir: string;
 
-	private constructor(readonly root: string) {
+	private constructor(
+		readonly root: string,
+		/** n8n settings added for every process on this folder (e.g. queue mode's database and Redis). */
+		private readonly settings: Record<string, string> = {},
+	) {
 		this.dir = path.join(root, 'user');
 		this.binaryStorage = path.join(root, 'binary-data');
 		this.filesDir = path.join(root, 'files');
@@ -221,13 +226,13 @@ export class N8nUserFolder {
 		for (const dir of [this.dir, this.binaryStorage, this.filesDir, this.workflowsDir]) mkdirSync(dir, { recursive: true });
 	}
 
-	static create(label: string): N8nUserFolder {
-		return new N8nUserFolder(mkdtempSync(path.join(tmpdir(), `n8n-nodes-ollang-e2e-${label}-`)));
+	static create(label: string, settings: Record<string, string> = {}): N8nUserFolder {
+		return new N8nUserFolder(mkdtempSync(path.join(tmpdir(), `n8n-nodes-ollang-e2e-${label}-`)), settings);
 	}
 
 	/** n8n settings for every process on this folder (CLI commands and `n8n start`). */
 	get env(): Record<string, string> {
-		return { N8N_BINARY_DATA_STORAGE_PATH: this.binaryStorage, N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir };
+		return { N8N_BINARY_DATA_STORAGE_PATH: this.binaryStorage, N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir, ...this.settings };
 	}
 
 	private get commandOptions(): N8nCommandOptions {
@@ -256,9 +261,9 @@ export class N8nUserFolder {
 		await publishWorkflow(this.dir, id, this.commandOptions);
 	}
 
-	/** `n8n start` on a free port, with its output kept in `serverLog`. */
-	async start(): Promise<RunningN8n> {
-		return await startN8n(this.dir, { port: await freePort(), env: this.env, onLine: (line) => this.serverLog.push(line) });
+	/** `n8n start` on a free port (`extraEnv` added to n8n's settings), with its output kept in `serverLog`. */
+	async start(extraEnv: Record<string, string> = {}): Promise<RunningN8n> {
+		return await startN8n(this.dir, { port: await freePort(), env: { ...this.env, ...extraEnv }, onLine: (line) => this.serverLog.push(line) });
 	}
 
 	async execute(id: string): Promise<N8nRun> {
@@ -291,6 +296,44 @@ export class N8nUserFolder {
 	remove(): void {
 		rmSync(this.root, { recursive: true, force: true });
 	}
+}
+
+/** A published-style workflow of one Ollang Trigger (polling every minute, the owner key) and a No Op after it. */
+export function pollTriggerWorkflow(id: string, name: string, nodeName: string, parameters: Record<string, unknown>): WorkflowJson {
+	return {
+		id,
+		name,
+		nodes: [
+			{
+				id: `${id}-trigger`,
+				name: nodeName,
+				type: OLLANG_TRIGGER_NODE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+				credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },
+			},
+			{ id: `${id}-noop`, name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
+		],
+		connections: { [nodeName]: { main: [[{ node: 'Received', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+}
+
+/**
+ * The items an execution's trigger node emitted: from its run data, or, for an execution n8n created but never ran
+ * (killed first; marked crashed at the next start), from the execution stack it was created with.
+ */
+export function triggerItems(execution: N8nExecution, nodeName: string): Record<string, unknown>[] {
+	const runs = execution.data.resultData.runData[nodeName];
+	const fromRun = runs?.[0]?.data?.main[0];
+	if (fromRun) return fromRun.map((item) => item.json);
+	const stack = (execution.data as unknown as { executionData?: { nodeExecutionStack?: Array<{ node: { name: string }; data: { main: Array<Array<{ json: Record<string, unknown> }>> } }> } })
+		.executionData?.nodeExecutionStack;
+	const entry = stack?.find((candidate) => candidate.node.name === nodeName);
+	return entry?.data.main[0]?.map((item) => item.json) ?? [];
 }
 
 /** A workflow JSON file of examples/. */

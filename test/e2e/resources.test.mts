@@ -11,184 +11,39 @@ import { after, before, describe, it } from 'node:test';
 import type { InstalledPackage, N8nRun } from '../../scripts/n8n/runtime.mjs';
 import {
 	assertNoKeyLeft,
-	byId,
 	EXAMPLES_DIR,
-	exampleNode,
 	filesUnder,
 	jsonOf,
 	N8nUserFolder,
 	OLLANG_NODE,
 	OLLANG_TRIGGER_NODE,
-	ollang,
 	outputOf,
 	readBinary,
 	readExample,
 	readFirstSheet,
 	SandboxClient,
-	SANDBOX_CREDENTIALS,
 	singleJson,
-	stepsWorkflow,
 	testCredentials,
 	waitFor,
 	WRONG_KEY,
-	WRONG_KEY_CREDENTIAL,
 	type Fixtures,
-	type WorkflowJson,
 } from './harness.mts';
+import {
+	WORKFLOW_IDS,
+	CONSUMPTION_EXAMPLE,
+	MEMORY_EXAMPLE,
+	MEMORY_EXAMPLE_UNITS,
+	XLSX_MIME_TYPE,
+	UNITS_FOR_CONTENT,
+	UNITS_FOR_MEMORY,
+	ordersWorkflow,
+	accountWorkflow,
+	memoryWorkflow,
+	errorWorkflows,
+	memoryExample,
+} from './workflows.mts';
 
 type Json = Record<string, unknown>;
-
-const WORKFLOW_IDS = {
-	orders: 'e2eOrders0000001',
-	account: 'e2eAccount000001',
-	memory: 'e2eMemory0000001',
-	wrongKey: 'e2eErrWrongKey01',
-	memberConsumption: 'e2eErrMember0001',
-	notEligible: 'e2eErrNotElig001',
-};
-const CONSUMPTION_EXAMPLE = 'scheduled-consumption-report.json';
-const MEMORY_EXAMPLE = 'memory-import-with-wait.json';
-const MEMORY_EXAMPLE_UNITS = 'translation-memory-units.csv';
-
-const XLSX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const UNITS_FOR_CONTENT = [
-	{ sourceText: 'Play', targetText: 'Abspielen', elementId: 'player.play', type: 'ui' },
-	{ sourceText: 'Pause', targetText: 'Pause', elementId: 'player.pause', type: 'ui' },
-];
-const UNITS_FOR_MEMORY = [
-	{ sourceLanguage: 'en', targetLanguage: 'de', sourceText: 'Welcome back', targetText: 'Willkommen zurück' },
-	{ sourceLanguage: 'en', targetLanguage: 'de', sourceText: 'Sign out', targetText: 'Abmelden' },
-	{ sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Sign out', targetText: 'Se déconnecter' },
-];
-
-function ordersWorkflow(fixtures: Fixtures): WorkflowJson {
-	const { orders } = fixtures;
-	return stepsWorkflow(WORKFLOW_IDS.orders, 'E2E: orders', [
-		ollang('Get order', 'order', 'get', { orderId: byId(orders.deliveredLevel0) }),
-		ollang('Get many orders', 'order', 'getMany', {
-			returnAll: true,
-			filters: { type: 'subtitle', statuses: ['completed', 'delivered'] },
-			// Small pages, so that Return All has to follow several.
-			options: { pageSize: 3 },
-		}),
-		ollang('Request human review', 'order', 'requestHumanReview', { orderId: byId(orders.completedLevel0) }),
-		ollang('Cancel human review', 'order', 'cancelHumanReview', { orderId: byId(orders.completedLevel0) }),
-		ollang('Get review info', 'order', 'getReviewInfo', { orderId: byId(orders.byStatus.qualityCheck) }),
-		ollang('Export XLSX', 'order', 'exportXlsx', { orderId: byId(orders.subtitleCompleted), binaryPropertyName: 'sheet' }),
-		ollang('Request subtitle embedding', 'order', 'requestSubtitleEmbedding', { orderId: byId(orders.subtitleCompleted) }),
-	]);
-}
-
-/** Consumption, wallet, suggestions, content, folder documents, uploads and orders created on the uploads. */
-function accountWorkflow(fixtures: Fixtures): WorkflowJson {
-	const folder = byId(fixtures.folders.writable);
-	return stepsWorkflow(WORKFLOW_IDS.account, 'E2E: account, content, folders and uploads', [
-		ollang('Get consumption', 'consumption', 'getMany', { returnAll: true, filters: {}, options: {} }),
-		ollang('Get credit wallet', 'creditWallet', 'get'),
-		ollang('Get suggestions', 'customInstruction', 'getSuggestions'),
-		ollang('Import content', 'content', 'import', {
-			targetLanguage: 'de',
-			unitsSource: 'field',
-			units: JSON.stringify(UNITS_FOR_CONTENT),
-		}),
-		ollang('Unassign translator', 'folder', 'unassignTranslator', { folderId: folder, filters: {} }),
-		ollang('Attach document', 'folder', 'attachDocument', {
-			folderId: folder,
-			url: 'https://example.com/guides/e2e-style-guide.pdf',
-			documentType: 'guideline',
-			additionalFields: { name: 'E2E style guide', language: 'de' },
-		}),
-		{
-			name: 'Glossary text',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			parameters: {
-				mode: 'manual',
-				assignments: { assignments: [{ id: 'glossary', name: 'text', value: 'term,translation\nsubtitle,Untertitel\n', type: 'string' }] },
-				options: {},
-			},
-		},
-		{
-			name: 'Glossary file',
-			type: 'n8n-nodes-base.convertToFile',
-			typeVersion: 1.1,
-			parameters: { operation: 'toText', sourceProperty: 'text', binaryPropertyName: 'data', options: { fileName: 'e2e-glossary.txt' } },
-		},
-		// Two branches from the file: n8n runs the upper one first.
-		ollang('Upload document', 'folder', 'uploadDocument', {
-			folderId: folder,
-			binaryPropertyName: 'data',
-			documentType: 'glossary',
-			additionalFields: { name: 'E2E glossary', language: 'de' },
-		}),
-		ollang('Remove document', 'folder', 'removeDocument', {
-			folderId: folder,
-			documentId: "={{ $('Attach document').first().json.id }}",
-		}),
-		ollang('List documents', 'folder', 'listDocuments', { folderId: folder, returnAll: true }),
-		ollang('Upload file', 'upload', 'uploadFile', { binaryPropertyName: 'data', sourceLanguage: 'en', additionalFields: {} }, { after: ['Glossary file'] }),
-		ollang('Upload from URL', 'upload', 'uploadFromUrl', {
-			url: 'https://example.com/media/e2e-episode-01.mp4',
-			size: 73_400_320,
-			sourceLanguage: 'en',
-			additionalFields: { folderId: fixtures.folders.writable },
-		}),
-		ollang('Create document order', 'order', 'create', {
-			projectId: "={{ $('Upload file').first().json.projectId }}",
-			orderType: 'document',
-			level: 0,
-			targetLanguages: { language: [{ code: 'de', isRush: false }] },
-			additionalFields: {},
-		}),
-		ollang('Create subtitle orders', 'order', 'create', {
-			projectId: "={{ $('Upload from URL').first().json.projectId }}",
-			orderType: 'subtitle',
-			level: 0,
-			targetLanguages: { language: [{ code: 'fr', isRush: false }, { code: 'es', isRush: true }] },
-			additionalFields: {},
-		}),
-	]);
-}
-
-function memoryWorkflow(): WorkflowJson {
-	const memory = byId("={{ $('Create memory').first().json.id }}");
-	return stepsWorkflow(WORKFLOW_IDS.memory, 'E2E: memory', [
-		ollang('Create memory', 'memory', 'create', { title: 'E2E memory' }),
-		ollang('Rename memory', 'memory', 'rename', { memoryId: memory, title: 'E2E memory (renamed)' }),
-		ollang('Import items', 'memory', 'importItems', {
-			memoryId: memory,
-			unitsSource: 'field',
-			units: JSON.stringify(UNITS_FOR_MEMORY),
-			waitForCompletion: true,
-			waitForVectorization: true,
-			options: { pollIntervalSeconds: 0.5, timeoutSeconds: 120 },
-		}),
-		ollang('Get import job', 'memory', 'getImportJob', { jobId: "={{ $('Import items').first().json.jobId }}" }),
-		ollang('Get memory', 'memory', 'get', { memoryId: memory }),
-		ollang('Get many memories', 'memory', 'getMany', { returnAll: true, filters: {} }),
-		ollang('Delete memory', 'memory', 'delete', { memoryId: memory }),
-	]);
-}
-
-function errorWorkflows(ongoingOrderId: string): WorkflowJson[] {
-	return [
-		stepsWorkflow(WORKFLOW_IDS.wrongKey, 'E2E: wrong API key', [ollang('Get credit wallet', 'creditWallet', 'get', {}, { credential: WRONG_KEY_CREDENTIAL })]),
-		stepsWorkflow(WORKFLOW_IDS.memberConsumption, 'E2E: consumption with a member key', [
-			ollang('Get consumption', 'consumption', 'getMany', { returnAll: false, limit: 5, filters: {}, options: {} }, { credential: SANDBOX_CREDENTIALS.member }),
-		]),
-		stepsWorkflow(WORKFLOW_IDS.notEligible, 'E2E: human review of an ongoing order', [
-			ollang('Request human review', 'order', 'requestHumanReview', { orderId: byId(ongoingOrderId) }),
-		]),
-	];
-}
-
-function memoryExample(filesDir: string, memoryId: string): WorkflowJson {
-	const workflow = readExample(MEMORY_EXAMPLE);
-	// The two settings a user makes: where the spreadsheet is, and which memory.
-	exampleNode(workflow, 'Read spreadsheet').parameters.fileSelector = path.join(filesDir, MEMORY_EXAMPLE_UNITS);
-	exampleNode(workflow, 'Import into memory').parameters.memoryId = byId(memoryId);
-	return workflow;
-}
 
 function ids(rows: Json[]): string[] {
 	return rows.map((row) => String(row.id)).sort();

@@ -1,0 +1,245 @@
+// Exactly-once across restarts of a real n8n: two published workflows (Ollang Trigger on order delivery events,
+// and on finished memory import jobs) in `n8n start`, which is stopped with SIGTERM or SIGKILL at random moments
+// (also in the middle of a poll, and once before anything was ever emitted) while the sandbox's clock delivers
+// orders and finishes import jobs, and started again. Run in both of n8n's persistence modes: the default one
+// (static data saved when a poll emits and after activation) and durable poll cursors (with the durable scheduler
+// they need). Every event and job is counted from n8n's own execution records: missed and duplicated must be 0.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { readExecutions, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { N8nUserFolder, pollTriggerWorkflow, SandboxClient, testCredentials, triggerItems, waitFor } from './harness.mts';
+
+type Json = Record<string, unknown>;
+type Mode = 'default' | 'durable';
+
+const MODES: Record<Mode, Record<string, string>> = {
+	default: {},
+	// What n8n 2.40 needs for durable poll cursors (it logs a warning and stays in the default mode otherwise).
+	durable: {
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	},
+};
+const SEEDS: Record<Mode, number> = { default: 101, durable: 202 };
+/** Starts of n8n after the first, each ended by a stop (the last one runs until everything is counted). */
+const CYCLES = 5;
+/** Added to every sandbox request, so a poll lasts long enough to be killed in the middle. */
+const LATENCY_MS = 250;
+const ORDERS_NODE = 'On delivery event';
+const JOBS_NODE = 'On import job finished';
+
+/** mulberry32: a seeded schedule, printed, so a failing run can be replayed. */
+function seededRandom(seed: number) {
+	let state = seed >>> 0;
+	const next = () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
+}
+
+interface Tally {
+	expected: number;
+	emitted: number;
+	missed: string[];
+	duplicated: string[];
+}
+
+function tally(expected: string[], emitted: string[]): Tally {
+	const counts = new Map<string, number>();
+	for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
+	return {
+		expected: expected.length,
+		emitted: counts.size,
+		missed: expected.filter((id) => !counts.has(id)),
+		duplicated: [...counts].filter(([id, count]) => count > 1 || !expected.includes(id)).map(([id, count]) => `${id} x${count}`),
+	};
+}
+
+async function runMode(mode: Mode) {
+	const random = seededRandom(SEEDS[mode]);
+	const sandbox = await SandboxClient.start();
+	const n8n = N8nUserFolder.create(`restarts-${mode}`);
+	let server: RunningN8n | undefined;
+	const stops = { SIGTERM: 0, SIGKILL: 0, midPoll: 0 };
+	try {
+		await sandbox.admin('PUT', 'latency', { ms: LATENCY_MS });
+		// Import jobs of different sizes (some failing), started before activation and ending while n8n runs or is down.
+		const memory = await sandbox.call<{ id: string }>('POST', '/integration/memories', { body: { title: `Restarts ${mode}` } });
+		const jobIds: string[] = [];
+		for (let index = 0; index < 8; index++) {
+			const units = Array.from({ length: random.int(50, 900) }, (_, unit) => ({
+				sourceLanguage: 'en',
+				targetLanguage: 'de',
+				sourceText: `restart ${mode} job ${index} unit ${unit}${index % 4 === 3 && unit === 0 ? ' __FAIL_IMPORT__' : ''}`,
+				targetText: `Einheit ${unit}`,
+			}));
+			const answer = await sandbox.call<{ jobId: string }>('POST', `/integration/memories/${memory.body.id}/items/import`, { body: { items: units } });
+			assert.equal(answer.status, 201, JSON.stringify(answer.body));
+			jobIds.push(answer.body.jobId);
+		}
+		const orders = pollTriggerWorkflow(`RestartOrders${mode === 'default' ? 'Df' : 'Du'}`, `Restarts ${mode}: orders`, ORDERS_NODE, {
+			event: 'orderDeliveryEvent',
+			eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
+			watch: 'recentOrders',
+			lookbackDays: 30,
+			// Every watched order is read on every poll: a re-delivery is found by the next poll.
+			options: { recheckPerPoll: 200 },
+		});
+		const jobs = pollTriggerWorkflow(`RestartJobs${mode === 'default' ? 'Dfx' : 'Dux'}`, `Restarts ${mode}: import jobs`, JOBS_NODE, {
+			event: 'importJobFinished',
+			jobIds: jobIds.map((jobId) => `${memory.body.id}:${jobId}`).join(','),
+			includeFailed: true,
+		});
+		await n8n.install();
+		await n8n.importCredentials(testCredentials(sandbox));
+		await n8n.importWorkflows([orders, jobs]);
+		await n8n.publish(orders.id);
+		await n8n.publish(jobs.id);
+
+		/** Requests to the order listing so far: a new one means a poll of the order trigger began. */
+		const listings = async () => (await sandbox.requests()).filter((request) => request.path === '/integration/orders').length;
+		const start = async () => {
+			server = await n8n.start(MODES[mode]);
+		};
+		const stop = async (signal: 'SIGTERM' | 'SIGKILL') => {
+			const running = server!;
+			server = undefined;
+			stops[signal]++;
+			const exited = new Promise((resolve) => running.child.once('exit', resolve));
+			if (running.child.exitCode === null && running.child.signalCode === null) {
+				// SIGTERM to n8n itself (as a service manager sends it); SIGKILL to its whole group (a machine lost).
+				if (signal === 'SIGTERM') process.kill(running.child.pid!, 'SIGTERM');
+				else process.kill(-running.child.pid!, 'SIGKILL');
+				await Promise.race([exited, sleep(60_000)]);
+			}
+			await running.stop();
+		};
+		/** Orders that the clock will AI-deliver, and re-deliveries of orders already delivered. */
+		const makeEvents = async () => {
+			await sandbox.admin('POST', 'orders', { count: random.int(1, 3), type: 'subtitle', level: random.int(0, 1) });
+			const delivered = (await sandbox.getAllPages<Json>('/integration/orders', { 'filter[status]': 'delivered' })).slice(0, 40);
+			if (delivered.length > 0 && random.next() < 0.6) {
+				await sandbox.admin('POST', `orders/${String(delivered[random.int(0, delivered.length - 1)].id)}/events`, { type: 'order_delivered' });
+			}
+			await sandbox.advanceClock(random.int(10, 40));
+		};
+
+		// Activation. Nothing is created before its first poll has listed the orders: that poll sets the baseline.
+		const activatedAt = Math.floor((await sandbox.now()).getTime() / 1000) * 1000;
+		await sandbox.clearRequests();
+		await start();
+		await waitFor('the activation poll', async () => (await listings()) > 0, { timeoutMs: 120_000 });
+		await sleep(2_000);
+		// n8n stops before anything was ever emitted; orders are delivered and jobs end while it is down.
+		await stop(random.next() < 0.5 ? 'SIGTERM' : 'SIGKILL');
+		await sandbox.advanceClock(1);
+		await makeEvents();
+
+		for (let cycle = 0; cycle < CYCLES; cycle++) {
+			await start();
+			const kind = cycle % 3;
+			if (kind === 0) {
+				// In the middle of a poll: as soon as a new listing begins, after up to a second.
+				const before = await listings();
+				await makeEvents();
+				await waitFor('a poll to begin', async () => (await listings()) > before, { timeoutMs: 150_000, intervalMs: 100 });
+				await sleep(random.int(0, 1000));
+				stops.midPoll++;
+				await stop('SIGKILL');
+			} else {
+				// At a random moment of the minute between polls, events coming in meanwhile.
+				await makeEvents();
+				await sleep(random.int(5_000, 70_000));
+				await stop(kind === 1 ? 'SIGTERM' : 'SIGKILL');
+			}
+			await makeEvents();
+		}
+
+		// Last start: n8n runs until every event and job has an execution (or the time is up), then it is counted.
+		await start();
+		const cookie = await signIn(server!.url);
+		const expectedEvents = async () => {
+			const ids: string[] = [];
+			for (const row of await sandbox.getAllPages<Json>('/integration/orders')) {
+				const order = await sandbox.get<{ id: string; deliveryEvents: Array<{ occurredAt: string }> }>(`/integration/orders/${String(row.id)}`);
+				order.deliveryEvents.forEach((event, index) => {
+					if (Date.parse(event.occurredAt) > activatedAt) ids.push(`${order.id}:${index}`);
+				});
+			}
+			return ids.sort();
+		};
+		const endedJobs = async () => {
+			const ended: string[] = [];
+			for (const jobId of jobIds) {
+				const job = await sandbox.get<{ status: string }>(`/integration/memories/import-jobs/${jobId}`);
+				if (job.status === 'completed' || job.status === 'failed') ended.push(jobId);
+			}
+			return ended.sort();
+		};
+		const emitted = async (workflowId: string, nodeName: string, field: string) =>
+			(await readExecutions(server!.url, cookie, workflowId, { limit: 1000 })).flatMap((execution) => triggerItems(execution, nodeName).map((item) => String(item[field])));
+		// Let the jobs still running end, so each is counted once it has.
+		await sandbox.advanceClock(180);
+		const expected = { events: await expectedEvents(), jobs: await endedJobs() };
+		let counted = { events: tally(expected.events, []), jobs: tally(expected.jobs, []) };
+		await waitFor(
+			'executions for every event and job',
+			async () => {
+				counted = {
+					events: tally(expected.events, await emitted(orders.id, ORDERS_NODE, 'eventId')),
+					jobs: tally(expected.jobs, await emitted(jobs.id, JOBS_NODE, 'jobId')),
+				};
+				return counted.events.missed.length + counted.jobs.missed.length === 0;
+			},
+			{ timeoutMs: 200_000, intervalMs: 5_000 },
+		).catch(() => undefined);
+		// A poll more: anything emitted twice would show now.
+		const polled = await listings();
+		await waitFor('one more poll', async () => (await listings()) > polled, { timeoutMs: 150_000, intervalMs: 1000 });
+		await sleep(5_000);
+		counted = {
+			events: tally(expected.events, await emitted(orders.id, ORDERS_NODE, 'eventId')),
+			jobs: tally(expected.jobs, await emitted(jobs.id, JOBS_NODE, 'jobId')),
+		};
+		return { stops, counted };
+	} finally {
+		if (server) await (server as RunningN8n).stop();
+		await sandbox.stop();
+		n8n.remove();
+	}
+}
+
+describe('the Ollang Trigger across n8n restarts (SIGTERM, SIGKILL, mid-poll)', { timeout: 40 * 60_000, concurrency: true }, () => {
+	const outcomes: string[] = [];
+	after(() => {
+		for (const line of outcomes) console.log(line);
+	});
+
+	for (const mode of ['default', 'durable'] as const) {
+		it(`${mode} persistence: every delivery event and finished job exactly once`, async () => {
+			const { stops, counted } = await runMode(mode);
+			const line =
+				`restarts e2e (${mode} persistence, seed ${SEEDS[mode]}): stops SIGTERM ${stops.SIGTERM}, SIGKILL ${stops.SIGKILL} ` +
+				`(mid-poll ${stops.midPoll}); delivery events expected ${counted.events.expected}, emitted ${counted.events.emitted}, ` +
+				`missed ${counted.events.missed.length}, duplicated ${counted.events.duplicated.length}; import jobs expected ` +
+				`${counted.jobs.expected}, emitted ${counted.jobs.emitted}, missed ${counted.jobs.missed.length}, duplicated ${counted.jobs.duplicated.length}`;
+			outcomes.push(line);
+			console.log(line);
+			assert.deepEqual(
+				{ events: { missed: counted.events.missed, duplicated: counted.events.duplicated }, jobs: { missed: counted.jobs.missed, duplicated: counted.jobs.duplicated } },
+				{ events: { missed: [], duplicated: [] }, jobs: { missed: [], duplicated: [] } },
+			);
+			assert.ok(counted.events.expected >= 10, `only ${counted.events.expected} events happened`);
+			assert.ok(counted.jobs.expected >= 4, `only ${counted.jobs.expected} jobs ended`);
+			assert.ok(stops.SIGTERM >= 1 && stops.SIGKILL >= 2 && stops.midPoll >= 1, JSON.stringify(stops));
+		});
+	}
+});
