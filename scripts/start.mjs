@@ -3,15 +3,18 @@
 // On a fresh clone it installs what it needs (dev dependencies, then the cached Node 24 + n8n: ~5 minutes once);
 // later runs start in seconds. The sandbox's clock starts at the real time now, and the example workflows are
 // imported with the files they read put where they read them. Ctrl-C stops n8n and the sandbox.
+// `--queue` runs the same demo in n8n's queue mode: a private PostgreSQL and Redis, the main process and two
+// workers (the package installed for all of them), executions run on the workers.
 //
-//   npm start [-- --n8n-port 5678 --sandbox-port 5679]
+//   npm start [-- --n8n-port 5678 --sandbox-port 5679 --queue]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
 import { formatElapsed, log } from './n8n/process.mjs';
-import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n } from './n8n/runtime.mjs';
+import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n, startN8nWorker } from './n8n/runtime.mjs';
+import { startPostgres, startRedis } from './n8n/services.mjs';
 import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
 const LOG_PREFIX = 'start';
@@ -23,8 +26,12 @@ const { values: flags } = parseArgs({
 	options: {
 		'n8n-port': { type: 'string', default: '5678' },
 		'sandbox-port': { type: 'string', default: '5679' },
+		queue: { type: 'boolean', default: false },
 	},
 });
+const queueMode = flags.queue;
+/** Workers started by `--queue`. */
+const QUEUE_WORKERS = 2;
 const n8nPort = Number(flags['n8n-port']);
 const sandboxPort = Number(flags['sandbox-port']);
 
@@ -69,24 +76,25 @@ function provideExampleDataFiles(userFolder) {
  * Imports the sandbox credentials and the example workflows, unless exactly these were imported into this user
  * folder before (a hash of what would be imported is kept beside it): each import boots n8n's CLI for seconds.
  */
-async function importDemoContent(userFolder, sandbox) {
+async function importDemoContent(userFolder, sandbox, env) {
 	const credentials = sandboxCredentials(sandbox);
 	const { workflows } = exampleFiles();
-	const stampFile = path.join(userFolder, 'demo-imports.sha256');
+	// Queue mode's database is new at every start: it always needs the imports.
+	const stampFile = path.join(userFolder, queueMode ? 'demo-imports.queue' : 'demo-imports.sha256');
 	const hash = createHash('sha256').update(JSON.stringify(credentials));
 	for (const file of workflows) hash.update(file).update(readFileSync(file));
 	const digest = hash.digest('hex');
-	if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === digest) {
+	if (!queueMode && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === digest) {
 		log(LOG_PREFIX, 'sandbox credentials and example workflows are already imported');
 		return;
 	}
 	log(LOG_PREFIX, `importing ${credentials.length} sandbox credentials and ${workflows.length} example workflows ...`);
-	await importCredentials(userFolder, credentials);
-	await importWorkflows(userFolder, workflows);
+	await importCredentials(userFolder, credentials, { env });
+	await importWorkflows(userFolder, workflows, { env });
 	writeFileSync(stampFile, `${digest}\n`);
 }
 
-function printBanner({ n8n, sandbox, clockStart, elapsedMs }) {
+function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 	const examples = exampleFiles().workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')).name ?? path.basename(file));
 	const credentialNames = Object.values(SANDBOX_CREDENTIALS).map((credential) => `"${credential.name}"`);
 	const lines = [
@@ -101,6 +109,7 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs }) {
 		`          billing key  ${sandbox.keys.billing}`,
 		`          member key   ${sandbox.keys.member}`,
 		`          what it holds: ${sandbox.baseUrl}/__sandbox/info`,
+		...(queue ? [` Queue    ${queue}`] : []),
 		` Credentials ${credentialNames.join(', ')} are set up in n8n.`,
 		'',
 		' Try first:',
@@ -111,7 +120,7 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs }) {
 		'  - add the "Ollang Trigger", publish the workflow, and watch orders change as the sandbox clock runs',
 		'  - switch the credential to the member key to see how the API answers a user without roles',
 		'',
-		' Ctrl-C stops n8n and the sandbox.',
+		` Ctrl-C stops ${queue ? 'n8n, its workers, PostgreSQL, Redis' : 'n8n'} and the sandbox.`,
 		'='.repeat(78),
 		'',
 	];
@@ -152,25 +161,42 @@ async function main() {
 	await ensureRuntime();
 	await assertPortFree(n8nPort, 'n8n');
 	await assertPortFree(sandboxPort, 'sandbox');
-	const userFolder = path.join(cacheRoot(), 'demo-user');
+	const userFolder = path.join(cacheRoot(), queueMode ? 'demo-user-queue' : 'demo-user');
 	await packAndInstall(userFolder);
+
+	// Queue mode: the database and Redis first; every n8n process (CLI imports included) gets their settings.
+	let queueEnv = {};
+	let queueSummary;
+	if (queueMode) {
+		log(LOG_PREFIX, 'starting PostgreSQL and Redis for queue mode ...');
+		const [postgres, redis] = await Promise.all([startPostgres({ label: 'demo' }), startRedis()]);
+		addServer('PostgreSQL', postgres.child, postgres.stop);
+		addServer('Redis', redis.child, redis.stop);
+		queueEnv = { ...postgres.env, ...redis.env, EXECUTIONS_MODE: 'queue', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' };
+		queueSummary = `PostgreSQL 127.0.0.1:${postgres.port} (pid ${postgres.pid}), Redis 127.0.0.1:${redis.port} (pid ${redis.pid}), ${QUEUE_WORKERS} workers`;
+	}
 
 	log(LOG_PREFIX, `starting the sandbox on port ${sandboxPort} ...`);
 	const clockStart = new Date();
 	const sandbox = await startSandbox(clockStart);
 	addServer('the sandbox', sandbox.child, sandbox.stop);
 
-	await importDemoContent(userFolder, sandbox.info);
+	await importDemoContent(userFolder, sandbox.info, queueEnv);
 	provideExampleDataFiles(userFolder);
 
 	log(LOG_PREFIX, `starting n8n on port ${n8nPort} (user folder ${userFolder}) ...`);
 	const n8n = await startN8n(userFolder, {
 		port: n8nPort,
+		env: queueEnv,
 		onLine: (line) => process.stderr.write(`n8n     | ${line}\n`),
 	});
 	addServer('n8n', n8n.child, n8n.stop);
+	for (let index = 1; queueMode && index <= QUEUE_WORKERS; index++) {
+		const worker = await startN8nWorker(userFolder, { env: queueEnv, onLine: (line) => process.stderr.write(`worker${index} | ${line}\n`) });
+		addServer(`worker ${index}`, worker.child, worker.stop);
+	}
 
-	printBanner({ n8n, sandbox: sandbox.info, clockStart, elapsedMs: Date.now() - started });
+	printBanner({ n8n, sandbox: sandbox.info, clockStart, elapsedMs: Date.now() - started, queue: queueSummary });
 }
 
 main().catch((error) => {

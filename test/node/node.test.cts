@@ -5,9 +5,10 @@ import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 import { OllangApi } from '../../credentials/OllangApi.credentials';
 import { Ollang } from '../../nodes/Ollang/Ollang.node';
+import { OllangTrigger } from '../../nodes/OllangTrigger/OllangTrigger.node';
 import { findOperation, resources } from '../../nodes/Ollang/actions/router';
-import { HARNESS_CREDENTIAL, OLLANG_CREDENTIAL_TYPE, OLLANG_NODE_TYPE } from '../harness/engine.cts';
-import { createAdditionalData, createCredentialsHelper, getRuntime } from '../harness/runtime.cts';
+import { HARNESS_CREDENTIAL, OLLANG_CREDENTIAL_TYPE, OLLANG_NODE_TYPE, OLLANG_TRIGGER_NODE_TYPE } from '../harness/engine.cts';
+import { createAdditionalData, createCredentialsHelper, getRuntime, nodeTypes } from '../harness/runtime.cts';
 import { useSandbox } from './setup.cts';
 import type { KeyName } from './setup.cts';
 
@@ -145,5 +146,33 @@ describe('credential', () => {
 		expect(await testCredential(sandbox().keys.owner, sandbox().baseUrl)).toBe(200);
 		expect(await testCredential(sandbox().keys.member, `${sandbox().baseUrl}/`)).toBe(200);
 		expect(await testCredential('wrong-key-5555555', sandbox().baseUrl)).toBe(401);
+	});
+});
+
+describe('canvas subtitles (through n8n\'s expression engine)', () => {
+	async function subtitleOf(type: string, subtitle: string, parameters: INode['parameters']): Promise<unknown> {
+		await getRuntime();
+		const node: INode = { id: 'subtitle', name: 'Node', type, typeVersion: 1, position: [0, 0], parameters };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		return workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {});
+	}
+
+	it('shows the operation and resource display names, for every operation', async () => {
+		for (const [resource, operations] of Object.entries(resources)) {
+			for (const operation of Object.keys(operations)) {
+				const shown = String(await subtitleOf(OLLANG_NODE_TYPE, String(description.subtitle), { resource, operation }));
+				const resourceName = optionsOf(resourceProperty).find((option) => option.value === resource)!.name;
+				const selector = operationSelectors.find((property) => (property.displayOptions?.show?.resource as string[]).includes(resource));
+				const operationName = optionsOf(selector).find((option) => option.value === operation)!.name;
+				expect(shown).toBe(`${operationName}: ${resourceName}`);
+			}
+		}
+		expect(await subtitleOf(OLLANG_NODE_TYPE, String(description.subtitle), { resource: 'consumption', operation: 'getMany' })).toBe('Get Many: Consumption');
+	});
+
+	it('shows the trigger\'s event name', async () => {
+		const { description: trigger } = new OllangTrigger();
+		expect(await subtitleOf(OLLANG_TRIGGER_NODE_TYPE, String(trigger.subtitle), { event: 'orderDeliveryEvent' })).toBe('Order Delivery Event');
+		expect(await subtitleOf(OLLANG_TRIGGER_NODE_TYPE, String(trigger.subtitle), { event: 'importJobFinished' })).toBe('Memory Import Job Finished');
 	});
 });

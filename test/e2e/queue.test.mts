@@ -1,0 +1,223 @@
+// The package in n8n's queue mode: a private PostgreSQL and Redis (scripts/n8n/services.mjs), `n8n start` as the
+// main process and two `n8n worker` processes on one user folder where the packed package is installed as a user
+// installs it, one encryption key, binary data in the database (queue mode's default). The resource workflows run
+// as production executions (a Webhook in front of their steps), so they go through Redis to a worker: each
+// execution is matched to the worker that logged it. The XLSX a worker exported is read back through the main's
+// REST API (another process). Then the Ollang Trigger on the main, with a worker killed while executions run and
+// started again: every delivery event exactly once.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { readExecutions, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from '../../scripts/n8n/services.mjs';
+import {
+	N8nUserFolder,
+	OLLANG_NODE,
+	pollTriggerWorkflow,
+	readFirstSheet,
+	SandboxClient,
+	testCredentials,
+	triggerItems,
+	waitFor,
+	type WorkflowJson,
+} from './harness.mts';
+import { accountWorkflow, memoryWorkflow, ordersWorkflow } from './workflows.mts';
+
+type Json = Record<string, unknown>;
+
+const TRIGGER_NODE = 'On delivery event';
+
+/** The workflow with its Manual Trigger ("Start") replaced by a Webhook: a production execution, queued for a worker. */
+function asWebhookWorkflow(workflow: WorkflowJson): { workflow: WorkflowJson; path: string } {
+	const path = `queue-${workflow.id}`;
+	const nodes = workflow.nodes.map((node) =>
+		node.name === 'Start'
+			? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } }
+			: node,
+	);
+	return { workflow: { ...workflow, id: `${workflow.id.slice(0, 12)}Queu`, name: `${workflow.name} (queue)`, nodes }, path };
+}
+
+describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { timeout: 25 * 60_000 }, () => {
+	let sandbox: SandboxClient;
+	let postgres: RunningPostgres;
+	let redis: RunningRedis;
+	let n8n: N8nUserFolder;
+	let main: RunningN8n | undefined;
+	const workers: Array<RunningWorker | undefined> = [undefined, undefined];
+	/** Each worker's output, kept across restarts. */
+	const workerLogs: string[][] = [[], []];
+	let cookie: string;
+
+	const startWorker = async (index: number) => {
+		workers[index] = await startN8nWorker(n8n.dir, { env: n8n.env, onLine: (line) => workerLogs[index].push(line) });
+	};
+	/** The worker that logged starting an execution (undefined when none did). */
+	const workerOf = (executionId: string): number | undefined => {
+		const pattern = new RegExp(`Worker started execution ${executionId} `);
+		const found = workerLogs.findIndex((lines) => lines.some((line) => pattern.test(line)));
+		return found === -1 ? undefined : found;
+	};
+
+	before(async () => {
+		[sandbox, postgres, redis] = await Promise.all([SandboxClient.start(), startPostgres({ label: 'queue' }), startRedis()]);
+		n8n = N8nUserFolder.create('queue', {
+			...postgres.env,
+			...redis.env,
+			EXECUTIONS_MODE: 'queue',
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// Keep every execution's data: the test reads them back.
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		});
+		await n8n.install();
+		await n8n.importCredentials(testCredentials(sandbox));
+	});
+
+	after(async () => {
+		await main?.stop();
+		for (const worker of workers) await worker?.stop();
+		await Promise.all([sandbox?.stop(), postgres?.stop(), redis?.stop()]);
+		n8n?.remove();
+	});
+
+	const resourceRuns: Array<{ workflow: WorkflowJson; execution: N8nExecution }> = [];
+
+	it('runs every resource workflow as a production execution on a worker, binary data across processes', async () => {
+		const fixtures = await sandbox.fixtures();
+		const webhooks = [ordersWorkflow(fixtures), accountWorkflow(fixtures), memoryWorkflow()].map(asWebhookWorkflow);
+		await n8n.importWorkflows(webhooks.map(({ workflow }) => workflow));
+		for (const { workflow } of webhooks) await n8n.publish(workflow.id);
+		main = await n8n.start();
+		await Promise.all([startWorker(0), startWorker(1)]);
+		cookie = await signIn(main.url);
+
+		await sandbox.clearRequests();
+		for (const { path } of webhooks) {
+			const answer = await fetch(`${main.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			assert.equal(answer.status, 200, `webhook ${path}: ${answer.status} ${await answer.text()}`);
+		}
+		// The sandbox's clock stands still: once the memory import has arrived, it moves on so the job can finish.
+		await waitFor('the memory import request', async () => (await sandbox.requests()).some((request) => request.method === 'POST' && /\/items\/import$/.test(request.path)), {
+			timeoutMs: 180_000,
+		});
+		await sandbox.advanceClock(60);
+		for (const { workflow } of webhooks) {
+			const [execution] = await waitFor(
+				`the execution of "${workflow.name}"`,
+				async () => {
+					const executions = await readExecutions(main!.url, cookie, workflow.id);
+					return executions.length === 1 && !['new', 'running', 'waiting'].includes(executions[0].status) ? executions : undefined;
+				},
+				{ timeoutMs: 240_000, intervalMs: 2000 },
+			);
+			resourceRuns.push({ workflow, execution });
+		}
+
+		const operations: string[] = [];
+		const perWorker = [0, 0];
+		for (const { workflow, execution } of resourceRuns) {
+			assert.equal(execution.status, 'success', `"${workflow.name}" ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`);
+			assert.equal(execution.mode, 'webhook');
+			const worker = workerOf(execution.id);
+			assert.notEqual(worker, undefined, `no worker logged execution ${execution.id} of "${workflow.name}"`);
+			perWorker[worker!]++;
+			for (const node of workflow.nodes.filter((candidate) => candidate.type === OLLANG_NODE)) {
+				const runs = execution.data.resultData.runData[node.name];
+				assert.ok(runs?.length === 1 && !runs[0].error, `node "${node.name}" of "${workflow.name}" did not run cleanly`);
+				const { resource, operation } = node.parameters as { resource: string; operation: string };
+				operations.push(`${resource}.${operation}`);
+			}
+		}
+		// No execution ran on the main: it logged none.
+		assert.ok(!n8n.serverLog.some((line) => /started execution/i.test(line)), 'the main process ran an execution itself');
+
+		// The XLSX a worker stored in the database, read through the main's REST API.
+		const orders = resourceRuns.find(({ workflow }) => workflow.name.startsWith('E2E: orders'))!;
+		const exported = orders.execution.data.resultData.runData['Export XLSX'][0].data!.main[0]![0] as unknown as { binary: { sheet: { id: string; fileName: string } } };
+		assert.match(exported.binary.sheet.id, /^database:/);
+		const download = await fetch(`${main!.url}/rest/binary-data?id=${encodeURIComponent(exported.binary.sheet.id)}&action=download`, { headers: { cookie } });
+		assert.equal(download.status, 200);
+		const fromN8n = await readFirstSheet(Buffer.from(await download.arrayBuffer()));
+		const orderId = String((orders.workflow.nodes.find((node) => node.name === 'Export XLSX')!.parameters.orderId as Json).value);
+		const direct = await sandbox.call<Buffer>('GET', `/integration/orders/${orderId}/export-xlsx`);
+		assert.deepEqual(fromN8n, await readFirstSheet(direct.body));
+		assert.ok(fromN8n.rows.length > 0, 'the exported sheet has no rows');
+
+		const distinct = [...new Set(operations)].sort();
+		console.log(
+			`queue mode: ${operations.length} Ollang node runs (${distinct.length} operations) in ${resourceRuns.length} executions; ` +
+				`executions per worker: ${perWorker.join(' / ')}; XLSX ${fromN8n.rows.length} rows read back from the database binary store`,
+		);
+		assert.ok(distinct.length >= 20, `only ${distinct.length} operations ran`);
+	});
+
+	it('emits every delivery event exactly once while a worker is killed and started again', async () => {
+		const trigger = pollTriggerWorkflow('QueueTrigger0001', 'Queue: delivery events', TRIGGER_NODE, {
+			event: 'orderDeliveryEvent',
+			eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
+			watch: 'recentOrders',
+			lookbackDays: 30,
+			options: { recheckPerPoll: 200 },
+		});
+		// Publishing needs the CLI: the main is stopped for it and started again (workers keep running).
+		await main!.stop();
+		await n8n.importWorkflows([trigger]);
+		await n8n.publish(trigger.id);
+		const activatedAt = Math.floor((await sandbox.now()).getTime() / 1000) * 1000;
+		await sandbox.clearRequests();
+		main = await n8n.start();
+		cookie = await signIn(main.url);
+		const listings = async () => (await sandbox.requests()).filter((request) => request.path === '/integration/orders').length;
+		await waitFor('the activation poll', async () => (await listings()) > 0, { timeoutMs: 120_000 });
+		await sandbox.advanceClock(1);
+
+		let kills = 0;
+		for (let round = 0; round < 3; round++) {
+			await sandbox.admin('POST', 'orders', { count: 3, type: 'subtitle', level: 0 });
+			await sandbox.advanceClock(30);
+			const before = await listings();
+			await waitFor('a poll', async () => (await listings()) > before, { timeoutMs: 150_000, intervalMs: 200 });
+			// The poll is emitting: kill a worker while the executions it queued run, then start it again.
+			const victim = round % 2;
+			await sleep(round * 500);
+			process.kill(-workers[victim]!.child.pid!, 'SIGKILL');
+			kills++;
+			await workers[victim]!.stop();
+			await startWorker(victim);
+		}
+
+		const expected: string[] = [];
+		for (const row of await sandbox.getAllPages<Json>('/integration/orders')) {
+			const order = await sandbox.get<{ id: string; deliveryEvents: Array<{ occurredAt: string }> }>(`/integration/orders/${String(row.id)}`);
+			order.deliveryEvents.forEach((event, index) => {
+				if (Date.parse(event.occurredAt) > activatedAt) expected.push(`${order.id}:${index}`);
+			});
+		}
+		const counts = new Map<string, number>();
+		let executions: N8nExecution[] = [];
+		await waitFor(
+			'executions of every event',
+			async () => {
+				executions = await readExecutions(main!.url, cookie, trigger.id, { limit: 500 });
+				counts.clear();
+				for (const execution of executions) {
+					for (const item of triggerItems(execution, TRIGGER_NODE)) counts.set(String(item.eventId), (counts.get(String(item.eventId)) ?? 0) + 1);
+				}
+				return expected.every((id) => counts.has(id)) && executions.every((execution) => !['new', 'running'].includes(execution.status));
+			},
+			{ timeoutMs: 240_000, intervalMs: 3000 },
+		).catch(() => undefined);
+		const missed = expected.filter((id) => !counts.has(id));
+		const duplicated = [...counts].filter(([id, count]) => count > 1 || !expected.includes(id)).map(([id, count]) => `${id} x${count}`);
+		const onWorkers = executions.filter((execution) => workerOf(execution.id) !== undefined).length;
+		console.log(
+			`queue mode trigger: worker kills ${kills}; events expected ${expected.length}, emitted ${counts.size}, missed ${missed.length}, ` +
+				`duplicated ${duplicated.length}; ${executions.length} executions, ${onWorkers} logged by a worker, statuses ${JSON.stringify(Object.fromEntries(executions.map((e) => e.status).reduce((m, s) => m.set(s, (m.get(s) ?? 0) + 1), new Map<string, number>())))}`,
+		);
+		assert.deepEqual({ missed, duplicated }, { missed: [], duplicated: [] });
+		assert.ok(expected.length >= 6, `only ${expected.length} events happened`);
+		assert.equal(onWorkers, executions.length, 'an execution of the trigger ran outside the workers');
+	});
+});
