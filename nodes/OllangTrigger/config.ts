@@ -133,7 +133,7 @@ function readOrderEventConfig(ctx: IPollFunctions, options: IDataObject): OrderE
 		watch.lookbackDays = wholeNumber(
 			ctx,
 			ctx.getNodeParameter('lookbackDays', DEFAULT_LOOKBACK_DAYS),
-			'Watch Orders Created in the Last (Days)',
+			'Look-Back Days',
 			1,
 			365,
 		);

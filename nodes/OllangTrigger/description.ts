@@ -61,14 +61,14 @@ const orderEventProperties: INodeProperties[] = [
 		default: 'recentOrders',
 	},
 	{
-		displayName: 'Watch Orders Created in the Last (Days)',
+		displayName: 'Look-Back Days',
 		name: 'lookbackDays',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 365 },
 		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['recentOrders'] } },
 		default: DEFAULT_LOOKBACK_DAYS,
 		description:
-			'How far back "recent" reaches, by order creation time. Older orders are no longer watched. A longer window costs more list requests per poll.',
+			'Watch orders created within this many days (by the service\'s clock); older orders are no longer watched. A longer window costs more list requests per poll.',
 	},
 	{
 		displayName: 'Filters',
