@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevDependencies, repoRoot } from './lib/dev-dependencies.mjs';
 import { run } from './lib/run.mjs';
-import { ensureRuntime } from './n8n/runtime.mjs';
+import { DEFAULT_N8N_VERSION, N8N_VERSIONS } from './n8n/runtime.mjs';
 
 const started = Date.now();
 const step = (name) => console.log(`\n== ${name} (${((Date.now() - started) / 1000).toFixed(0)} s) ==`);
@@ -41,33 +41,42 @@ function runJest() {
 }
 
 /**
- * Runs the end-to-end files with node's test runner through tsx, two files at a time (the trigger file mostly
- * waits for n8n's once-a-minute polls). The spec report goes to the terminal, a TAP copy is read for the counts.
+ * The n8n versions of the matrix beside the default one, and the suites each runs: every resource's operations and
+ * the trigger in `n8n start` (the restart, queue-mode and MCP suites run on the default version only).
  */
-async function runEndToEnd() {
-	step('n8n runtime: Node 24 + n8n, installed once into the cache (the first install takes about 5 minutes)');
-	await ensureRuntime();
-	step('end-to-end: a real n8n with the packed package, and the sandbox (node --test through tsx)');
-	const files = readdirSync(E2E_DIR)
-		.filter((name) => name.endsWith('.test.mts'))
-		.sort()
-		.map((name) => join('test', 'e2e', name));
-	const tap = join(reportDir, 'e2e.tap');
+const MATRIX_FILES = ['resources.test.mts', 'trigger.test.mts'];
+
+/**
+ * Runs end-to-end files with node's test runner through tsx, two files at a time (the trigger files mostly wait for
+ * n8n's once-a-minute polls), against one n8n version (OLLANG_N8N_VERSION, installed into the cache first). The spec
+ * report goes to the terminal, a TAP copy is read for the counts.
+ */
+async function runEndToEnd(version, fileNames) {
+	const env = { ...process.env, OLLANG_N8N_VERSION: version };
+	const started = Date.now();
+	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
+	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env });
+	const installSeconds = Math.round((Date.now() - started) / 1000);
+	step(`end-to-end on n8n ${version}: ${fileNames.length} files, a real n8n with the packed package, and the sandbox`);
+	const files = fileNames.map((name) => join('test', 'e2e', name));
+	const tap = join(reportDir, `e2e-${version}.tap`);
 	let exitedWithFailure = false;
 	try {
 		run(
 			join(repoRoot, 'node_modules', '.bin', 'tsx'),
 			['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-			{ cwd: repoRoot },
+			{ cwd: repoRoot, env },
 		);
 	} catch {
 		exitedWithFailure = true;
 	}
+	const seconds = Math.round((Date.now() - started) / 1000);
 	const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
 	const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? NaN);
 	const [passed, failed, cancelled] = [count('pass'), count('fail'), count('cancelled')];
-	if (Number.isNaN(passed)) return { passed: 0, failed: 1, suites: files.length, ok: false };
-	return { passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0 };
+	const runner = `end-to-end n8n ${version} (${installSeconds} s install check, ${seconds - installSeconds} s tests)`;
+	if (Number.isNaN(passed)) return { runner, passed: 0, failed: 1, suites: files.length, ok: false };
+	return { runner, passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0 };
 }
 
 try {
@@ -84,7 +93,13 @@ try {
 		step('jest');
 		outcomes.push({ runner: 'jest', ...runJest() });
 	}
-	if (!skipE2e) outcomes.push({ runner: 'end-to-end', ...(await runEndToEnd()) });
+	if (!skipE2e) {
+		const allFiles = readdirSync(E2E_DIR).filter((name) => name.endsWith('.test.mts')).sort();
+		outcomes.push(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles));
+		for (const version of Object.keys(N8N_VERSIONS).filter((candidate) => candidate !== DEFAULT_N8N_VERSION)) {
+			outcomes.push(await runEndToEnd(version, MATRIX_FILES));
+		}
+	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
 	console.log(`\nnpm test took ${seconds} s; ${outcomes.map((outcome) => `${outcome.runner}: ${outcome.suites} suites, ${outcome.passed} passed, ${outcome.failed} failed`).join('; ')}`);
 	const total = (key) => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);

@@ -3,6 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 
 export const NODE_VERSION: string;
 export const N8N_VERSION: string;
+export const DEFAULT_N8N_VERSION: string;
+export const N8N_VERSIONS: Record<string, { overrides: Record<string, string> }>;
 export const REPO_ROOT: string;
 export const N8N_ENCRYPTION_KEY: string;
 

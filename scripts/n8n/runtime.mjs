@@ -14,9 +14,27 @@ import { parseArgs } from 'node:util';
 import { forEachLine, formatElapsed, freePort, log, runCommand, spawnGroup, stopGroup } from './process.mjs';
 
 export const NODE_VERSION = '24.21.0';
-export const N8N_VERSION = '2.40.7';
-// linkedom 0.18.15 needs a package the registry does not have.
-const N8N_OVERRIDES = { linkedom: '0.18.14' };
+/** The n8n that `npm start` runs and the end-to-end suites run first. */
+export const DEFAULT_N8N_VERSION = '2.40.7';
+/**
+ * Every n8n the end-to-end layer runs (README "Compatibility"), with the npm overrides each needs to install from
+ * this registry: linkedom 0.18.15 needs a package the registry does not have.
+ */
+export const N8N_VERSIONS = {
+	'2.40.7': { overrides: { linkedom: '0.18.14' } },
+	'2.41.1': { overrides: { linkedom: '0.18.14' } },
+	// The last 1.x line. Its spreadsheet library is a tarball from the library's own server, out of reach here: the
+	// same library's last release on the npm registry replaces it.
+	'1.123.81': { overrides: { linkedom: '0.18.14', xlsx: '0.18.5' } },
+};
+/** The n8n this process drives: `OLLANG_N8N_VERSION` (one of N8N_VERSIONS), else the default. */
+export const N8N_VERSION = process.env.OLLANG_N8N_VERSION || DEFAULT_N8N_VERSION;
+if (!(N8N_VERSION in N8N_VERSIONS)) {
+	throw new Error(`OLLANG_N8N_VERSION=${N8N_VERSION} is not one of the versions this project installs: ${Object.keys(N8N_VERSIONS).join(', ')}`);
+}
+const N8N_OVERRIDES = N8N_VERSIONS[N8N_VERSION].overrides;
+/** n8n 1.x has no publish command and no owner account managed by environment variables. */
+const IS_N8N_1 = N8N_VERSION.startsWith('1.');
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LOG_PREFIX = 'n8n-runtime';
@@ -198,7 +216,9 @@ async function installRuntime(paths) {
 	await step('sqlite3 native module for Node 24 (npm rebuild sqlite3)', async () => {
 		// Its prebuilt-binary download fails offline, then node-gyp compiles it (npm shows the compiler's output if that fails).
 		await npm(['rebuild', 'sqlite3'], { cwd: partial.n8nPrefix, label: 'npm rebuild sqlite3' });
-		await runCommand(partial.nodeBin, ['-e', "require('sqlite3'); require('isolated-vm')"], { cwd: partial.n8nPrefix, label: 'loading sqlite3 and isolated-vm under Node 24' });
+		// isolated-vm (n8n 2.x's expression sandbox, a prebuilt binary) is not a dependency of n8n 1.x.
+		const probe = "require('sqlite3'); try { require.resolve('isolated-vm') } catch { process.exit(0) } require('isolated-vm')";
+		await runCommand(partial.nodeBin, ['-e', probe], { cwd: partial.n8nPrefix, label: 'loading sqlite3 (and isolated-vm, where n8n has it) under Node 24' });
 	});
 
 	await step('checking n8n starts (n8n --version)', async () => {
@@ -282,8 +302,10 @@ export function n8nEnv(runtime, userFolder, extra = {}) {
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		// Its refresh task fetches a server list from n8n's API at every start.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// Its refresh task fetches a server list from n8n's API at every start (n8n 1.x has no such module).
+		...(IS_N8N_1 ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
+		// n8n 1.x keeps binary data in memory (inside the items) unless told otherwise; 2.x stores files by default.
+		...(IS_N8N_1 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -498,7 +520,8 @@ export async function importWorkflows(userFolder, files, options = {}) {
 
 /** Publishes (activates) a workflow so a running `n8n start` schedules its triggers. Do it before starting n8n. */
 export async function publishWorkflow(userFolder, id, options = {}) {
-	await runN8n(userFolder, ['publish:workflow', `--id=${id}`], { ...options, label: `n8n publish:workflow --id=${id}` });
+	const args = IS_N8N_1 ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`];
+	await runN8n(userFolder, args, { ...options, label: `n8n ${args.join(' ')}` });
 }
 
 /**
@@ -564,7 +587,7 @@ function bcryptHash(runtime, password) {
  */
 export async function startN8n(userFolder, { port = 5678, owner = LOCAL_OWNER, onLine, env: extraEnv, timeoutMs = 180_000 } = {}) {
 	const runtime = await ensureRuntime();
-	const ownerEnv = owner
+	const ownerEnv = owner && !IS_N8N_1
 		? {
 				N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
 				N8N_INSTANCE_OWNER_EMAIL: owner.email,
@@ -587,7 +610,10 @@ export async function startN8n(userFolder, { port = 5678, owner = LOCAL_OWNER, o
 	for (;;) {
 		const state = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(undefined), 500))]);
 		if (state) throw new Error(`n8n exited while starting (${state.signal ?? `exit code ${state.code}`}). Its last output:\n${tail}`);
-		if (await isEditorReady(port)) return instance;
+		if (await isEditorReady(port)) {
+			if (owner && IS_N8N_1) await setUpOwner(url, owner);
+			return instance;
+		}
 		if (Date.now() - started > timeoutMs) {
 			await instance.stop();
 			throw new Error(`n8n did not answer on port ${port} within ${formatElapsed(timeoutMs)}. Its last output:\n${tail}`);
@@ -642,6 +668,16 @@ async function isEditorReady(port) {
 }
 
 /** Signs in through n8n's REST API and returns the Cookie header for later requests. */
+/** n8n 1.x: the owner account is created through the setup form's request, once (a later start finds it set up). */
+async function setUpOwner(baseUrl, owner) {
+	const response = await fetch(new URL('/rest/owner/setup', baseUrl), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email: owner.email, firstName: owner.firstName ?? 'Local', lastName: owner.lastName ?? 'Owner', password: owner.password }),
+	});
+	if (!response.ok && response.status !== 400) throw new Error(`setting up the owner of ${baseUrl} failed: HTTP ${response.status} ${await response.text()}`);
+}
+
 export async function signIn(baseUrl, owner = LOCAL_OWNER) {
 	const response = await fetch(new URL('/rest/login', baseUrl), {
 		method: 'POST',
@@ -675,7 +711,15 @@ async function getRestData(baseUrl, cookie, pathname) {
 export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
 	const { parse } = requireFromN8n(await ensureRuntime(), 'flatted');
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const { results } = await getRestData(baseUrl, cookie, `/rest/executions?filter=${filter}&limit=${limit}`);
+	// n8n 2.41 answers at most 100 per request: older ones are read page by page (newest first, below `lastId`).
+	const results = [];
+	for (let lastId; results.length < limit; ) {
+		const pageSize = Math.min(100, limit - results.length);
+		const page = await getRestData(baseUrl, cookie, `/rest/executions?filter=${filter}&limit=${pageSize}${lastId ? `&lastId=${lastId}` : ''}`);
+		results.push(...page.results);
+		if (page.results.length < pageSize) break;
+		lastId = Math.min(...page.results.map((summary) => Number(summary.id)));
+	}
 	const executions = [];
 	for (const summary of [...results].sort((a, b) => Number(a.id) - Number(b.id))) {
 		const detail = await getRestData(baseUrl, cookie, `/rest/executions/${summary.id}`);

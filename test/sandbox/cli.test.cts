@@ -65,3 +65,57 @@ describe('npm run sandbox (tsx sandbox/cli.cts)', () => {
 		expect(errors).toContain('usage: npm run sandbox');
 	});
 });
+
+/** Every descendant process id of `pid` (children, their children, ...), from /proc. */
+function descendants(pid: number): number[] {
+	const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs');
+	const parentOf = new Map<number, number>();
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+		} catch {
+			// the process ended while we looked
+		}
+	}
+	const found: number[] = [];
+	const queue = [pid];
+	while (queue.length > 0) {
+		const current = queue.shift()!;
+		for (const [child, parent] of parentOf) {
+			if (parent === current) {
+				found.push(child);
+				queue.push(child);
+			}
+		}
+	}
+	return found;
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+// A service manager or a CI job signals the npm process itself, not a terminal's process group.
+describe.each(['SIGTERM', 'SIGINT'] as const)('npm run sandbox stopped by %s sent to the npm process', (signal) => {
+	it('stops every process it started and frees the port', async () => {
+		const npm = spawn('npm', ['run', '--silent', 'sandbox', '--', '--port', '0'], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
+		const output = await untilReady(npm);
+		const { baseUrl } = JSON.parse(/^SANDBOX_READY (.*)$/m.exec(output)![1]) as { baseUrl: string };
+		const started = descendants(npm.pid!);
+		expect(started.length).toBeGreaterThan(0);
+		expect((await fetch(`${baseUrl}/__sandbox/info`)).status).toBe(200);
+
+		npm.kill(signal);
+		await once(npm, 'exit');
+		for (let waited = 0; waited < 50 && started.some(isAlive); waited++) await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(started.filter(isAlive)).toEqual([]);
+		await expect(fetch(`${baseUrl}/__sandbox/info`)).rejects.toThrow();
+	}, 60_000);
+});

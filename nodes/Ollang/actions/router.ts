@@ -73,11 +73,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// Only the keys n8n reads as an error item (error, message, details), so that "Continue (using error
 		// output)" routes it to the error output.
 		const json: INodeExecutionData['json'] = { error: error.message };
-		const details: IDataObject = {};
-		const httpCode = (error as { httpCode?: string | null }).httpCode;
-		if (httpCode) details.httpCode = httpCode;
-		if (error.description) details.description = error.description;
-		if (Object.keys(details).length > 0) json.details = details;
+		if (this.getNode().onError === 'continueErrorOutput') {
+			// n8n 1.x routes an item to the error output only when its json holds `error` and `message` alone.
+			if (error.description) json.message = error.description;
+		} else {
+			const details: IDataObject = {};
+			const httpCode = (error as { httpCode?: string | null }).httpCode;
+			if (httpCode) details.httpCode = httpCode;
+			if (error.description) details.description = error.description;
+			if (Object.keys(details).length > 0) json.details = details;
+		}
 		output.push({ json, pairedItem });
 	};
 
