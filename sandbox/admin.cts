@@ -40,7 +40,7 @@ const faultBody = z
 
 const advanceBody = z.object({ minutes: z.number().min(0) }).strict();
 const latencyBody = z.object({ ms: z.number().min(0) }).strict();
-const eventBody = z.object({ type: z.enum(DELIVERY_EVENT_TYPES), actorType: z.enum(ACTOR_TYPES).optional(), actorId: z.string().nullable().optional() }).strict();
+const eventBody = z.object({ type: z.enum(DELIVERY_EVENT_TYPES), actorType: z.enum(ACTOR_TYPES).optional(), actorId: z.string().min(1).optional() }).strict();
 const createOrdersBody = z
 	.object({
 		count: z.number().int().min(1).max(10_000),

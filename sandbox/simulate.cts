@@ -1,4 +1,4 @@
-import { appendEvent, createOrder, fastForward, freeze, LIFECYCLE_STATUSES } from './domain/lifecycle.cts';
+import { AI_ACTOR_ID, appendEvent, createOrder, fastForward, freeze, LIFECYCLE_STATUSES, SYSTEM_ACTOR_ID } from './domain/lifecycle.cts';
 import { projectFor } from './seed.cts';
 import {
 	type ActorType,
@@ -32,7 +32,7 @@ export interface SimulatedOrderInput {
 export interface Simulate {
 	createOrders(count: number, input?: SimulatedOrderInput): OrderRecord[];
 	/** Appends a delivery event now (a re-delivery: the status does not change). */
-	appendDeliveryEvent(orderId: string, type: DeliveryEventType, actorType?: ActorType, actorId?: string | null): DeliveryEvent;
+	appendDeliveryEvent(orderId: string, type: DeliveryEventType, actorType?: ActorType, actorId?: string): DeliveryEvent;
 	/** Moves an existing order forward along its life to `status`. */
 	advanceOrderTo(orderId: string, status: OrderStatus): OrderRecord;
 	setSegmentCount(orderId: string, count: number): void;
@@ -92,7 +92,7 @@ export function createSimulate(world: World): Simulate {
 		appendDeliveryEvent(orderId, type, actorType, actorId) {
 			const order = orderOf(orderId);
 			const actor = actorType ?? DEFAULT_ACTOR[type];
-			const defaultId = actor === 'translator' ? order.translatorId : actor === 'lsp' ? world.state.lspManager.id : null;
+			const defaultId = actor === 'translator' ? (order.translatorId ?? SYSTEM_ACTOR_ID) : actor === 'lsp' ? world.state.lspManager.id : actor === 'ai' ? AI_ACTOR_ID : SYSTEM_ACTOR_ID;
 			appendEvent(world, order, type, actor, actorId === undefined ? defaultId : actorId, true);
 			return { ...order.deliveryEvents[order.deliveryEvents.length - 1] };
 		},

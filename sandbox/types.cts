@@ -118,7 +118,7 @@ export interface DeliveryEvent {
 	type: DeliveryEventType;
 	occurredAt: string;
 	actorType: ActorType;
-	actorId: string | null;
+	actorId: string;
 }
 
 export interface Evaluation {

@@ -38,7 +38,8 @@ const directUploadFields = z
 const directUrlBody = z
 	.object({
 		url: z.string().url(),
-		originalname: nonEmptyString,
+		// Any string: a name without a usable file type (an empty one too) is the spec's "Unsupported file type".
+		originalname: z.string(),
 		size: z.number().positive(),
 		sourceLanguage: nonEmptyString,
 		folderId: z.string().optional(),

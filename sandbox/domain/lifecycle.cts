@@ -258,7 +258,7 @@ function applyStep(world: World, order: OrderRecord, kind: StepKind): boolean {
 		case 'aiDelivered':
 			deliverAiOutput(world, order);
 			emitStageLines(world, order, 'aiDelivered');
-			appendEvent(world, order, 'ai_delivered', 'ai', null);
+			appendEvent(world, order, 'ai_delivered', 'ai', AI_ACTOR_ID);
 			order.status = statusAfter(order, kind, order.status);
 			if (order.options.autoQc) order.latestEvaluation = evaluationOf(world, order, false);
 			return true;
@@ -271,7 +271,7 @@ function applyStep(world: World, order: OrderRecord, kind: StepKind): boolean {
 				order.translatorId = world.rng.life.pick(world.state.translators).id;
 				return false;
 			}
-			appendEvent(world, order, 'translator_delivered', 'translator', order.translatorId);
+			appendEvent(world, order, 'translator_delivered', 'translator', order.translatorId ?? SYSTEM_ACTOR_ID);
 			touchOutputDocs(world, order);
 			order.status = 'qualityCheck';
 			order.reviewGateEnteredAt = world.clock.nowIso();
@@ -284,22 +284,26 @@ function applyStep(world: World, order: OrderRecord, kind: StepKind): boolean {
 			order.latestEvaluation = evaluationOf(world, order, false);
 			return true;
 		case 'orderDelivered':
-			appendEvent(world, order, 'order_delivered', 'system', null);
+			appendEvent(world, order, 'order_delivered', 'system', SYSTEM_ACTOR_ID);
 			order.status = 'delivered';
 			return true;
 		case 'redeliver':
-			if (order.level === 1) appendEvent(world, order, 'translator_delivered', 'translator', order.translatorId);
-			appendEvent(world, order, 'order_delivered', 'system', null);
+			if (order.level === 1) appendEvent(world, order, 'translator_delivered', 'translator', order.translatorId ?? SYSTEM_ACTOR_ID);
+			appendEvent(world, order, 'order_delivered', 'system', SYSTEM_ACTOR_ID);
 			return true;
 	}
 }
+
+/** The spec types actorId as a string: the AI pipeline and the system have ids of their own. */
+export const AI_ACTOR_ID = 'ollang-ai-pipeline';
+export const SYSTEM_ACTOR_ID = 'ollang-system';
 
 export function appendEvent(
 	world: World,
 	order: OrderRecord,
 	type: DeliveryEventType,
 	actorType: ActorType,
-	actorId: string | null,
+	actorId: string,
 	force = false,
 ): void {
 	if (!order.logsEvents && !force) return;
@@ -479,8 +483,9 @@ function deliverAiOutput(world: World, order: OrderRecord): void {
 			url,
 			type: output.type,
 			size: output.ext === 'vtt' ? order.segmentCount * 90 : output.ext === 'docx' ? 20_000 + order.segmentCount * 120 : (source?.size ?? 1_000_000),
-			...(media && output.ext !== 'vtt' && durationSec !== undefined ? { duration: durationSec } : {}),
-			...(!media && source?.wordCount !== undefined ? { wordCount: source.wordCount } : {}),
+			// The spec: duration for audio and video only, wordCount for text documents only (by the file, not the order type).
+			...((output.ext === 'mp3' || output.ext === 'mp4') && durationSec !== undefined ? { duration: durationSec } : {}),
+			...(output.ext === 'docx' ? { wordCount: source?.wordCount ?? order.segmentCount * 18 } : {}),
 			sourceLanguage: order.sourceLanguage,
 			createdAt: now,
 			updatedAt: now,

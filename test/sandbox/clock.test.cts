@@ -1,4 +1,4 @@
-import { startSandbox, type OrderRecord, type Sandbox } from '../../sandbox/index.cts';
+import { startSandbox, SYSTEM_ACTOR_ID, type OrderRecord, type Sandbox } from '../../sandbox/index.cts';
 import { call, useSandbox } from './helpers.cts';
 
 const fetchOrder = async (sandbox: Sandbox, orderId: string) => (await call(sandbox, 'GET', `/integration/orders/${orderId}`)).body;
@@ -92,7 +92,7 @@ describe('order life on the simulated clock', () => {
 		const orderId = sandbox().fixtures.orders.byType.cc;
 		const before = await fetchOrder(sandbox(), orderId);
 		const event = sandbox().simulate.appendDeliveryEvent(orderId, 'order_delivered');
-		expect(event).toEqual({ type: 'order_delivered', occurredAt: sandbox().clock.now().toISOString(), actorType: 'system', actorId: null });
+		expect(event).toEqual({ type: 'order_delivered', occurredAt: sandbox().clock.now().toISOString(), actorType: 'system', actorId: SYSTEM_ACTOR_ID });
 		const after = await fetchOrder(sandbox(), orderId);
 		expect(eventTypes(after)).toEqual([...eventTypes(before), 'order_delivered']);
 		const { deliveryEvents: _before, ...restBefore } = before;

@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, ORDER_TYPES, type Sandbox } from '../../sandbox/index.cts';
+import { AI_ACTOR_ID, ORDER_STATUSES, ORDER_TYPES, type Sandbox } from '../../sandbox/index.cts';
 import { allPages, call, expectShapeA, expectShapeB, useSandbox } from './helpers.cts';
 
 const SUMMARY_KEYS = ['createdAt', 'folderId', 'id', 'level', 'name', 'projectId', 'sourceLanguage', 'status', 'targetLanguage', 'type'];
@@ -66,7 +66,7 @@ describe('GET /integration/orders/{orderId}', () => {
 		expect(types).toEqual(['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered', 'translator_delivered', 'order_delivered']);
 		const times = order.deliveryEvents.map((event: any) => Date.parse(event.occurredAt));
 		expect(times).toEqual([...times].sort((a, b) => a - b));
-		expect(order.deliveryEvents[0]).toEqual({ type: 'ai_delivered', occurredAt: expect.any(String), actorType: 'ai', actorId: null });
+		expect(order.deliveryEvents[0]).toEqual({ type: 'ai_delivered', occurredAt: expect.any(String), actorType: 'ai', actorId: AI_ACTOR_ID });
 		expect(order.deliveryEvents[1]).toEqual(expect.objectContaining({ actorType: 'translator', actorId: expect.stringMatching(/^[0-9a-f]{24}$/) }));
 		expect(order.deliveryEvents[2]).toEqual(expect.objectContaining({ actorType: 'lsp' }));
 	});
@@ -357,5 +357,26 @@ describe('review-gate info', () => {
 		const denied = await call(sandbox(), 'GET', paths(orders.hiddenFromMember)[1], { key: sandbox().keys.member });
 		expect(denied.status).toBe(403);
 		expectShapeA(denied.body, 'ACCESS_DENIED');
+	});
+});
+
+describe('documents carry what the spec types them with', () => {
+	const sandbox = useSandbox({ volume: 'demo' });
+
+	it('duration on audio and video files only, wordCount on text documents only; every delivery event has an actorId string', () => {
+		sandbox().clock.advance(60 * 24 * 20);
+		const textDocs: string[] = [];
+		for (const order of sandbox().state.orders.values()) {
+			for (const event of order.deliveryEvents) expect(typeof event.actorId).toBe('string');
+			for (const doc of order.orderDocs) {
+				if (/\.(docx|pdf|txt)$/i.test(doc.name)) {
+					textDocs.push(doc.name);
+					expect({ name: doc.name, duration: doc.duration, wordCount: typeof doc.wordCount }).toEqual({ name: doc.name, duration: undefined, wordCount: 'number' });
+				}
+				if (/\.(vtt|srt)$/i.test(doc.name)) expect({ name: doc.name, duration: doc.duration }).toEqual({ name: doc.name, duration: undefined });
+			}
+		}
+		// Text documents delivered for orders of every kind, media projects among them (type "other" on a video).
+		expect(textDocs.length).toBeGreaterThan(10);
 	});
 });

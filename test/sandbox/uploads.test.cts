@@ -167,7 +167,7 @@ describe('POST /integration/upload/direct-url', () => {
 
 	it('refuses an originalname without a usable extension (400 Unsupported file type) and creates nothing', async () => {
 		const projects = sandbox().state.projects.size;
-		for (const originalname of ['keynote', 'keynote.', 'keynote.zip']) {
+		for (const originalname of ['', 'keynote', 'keynote.', 'keynote.zip']) {
 			const response = await call(sandbox(), 'POST', BY_URL, { body: { url: 'https://cdn.example.com/media/keynote', originalname, size: 10, sourceLanguage: 'en' } });
 			expect(response.status).toBe(400);
 			expect(response.body).toEqual({ statusCode: 400, message: 'Unsupported file type', error: 'Bad Request' });

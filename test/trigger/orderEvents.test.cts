@@ -1,6 +1,7 @@
 // The Order Delivery Event through the real poll() (n8n-core PollContext) against the sandbox over loopback HTTP.
 import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_RECHECK_PER_POLL } from '../../nodes/OllangTrigger/config';
+import { AI_ACTOR_ID } from '../../sandbox/index.cts';
 import type { PollRunner } from '../harness/poll.cts';
 import {
 	ALL_EVENT_TYPES,
@@ -75,7 +76,7 @@ describe('first activation', () => {
 			eventIndex: 0,
 			occurredAt: order.deliveryEvents[0].occurredAt,
 			actorType: 'ai',
-			actorId: null,
+			actorId: AI_ACTOR_ID,
 		});
 		expect(first.order).toEqual({
 			id: order.id,
