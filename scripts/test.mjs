@@ -41,10 +41,10 @@ function runJest() {
 }
 
 /**
- * The n8n versions of the matrix beside the default one, and the suites each runs: every resource's operations and
- * the trigger in `n8n start` (the restart, queue-mode and MCP suites run on the default version only).
+ * The n8n versions of the matrix beside the default one, and the suites each runs: every resource's operations, the
+ * trigger in `n8n start`, and the trigger across restarts (queue mode runs on the default version only).
  */
-const MATRIX_FILES = ['resources.test.mts', 'trigger.test.mts'];
+const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.mts'];
 
 /**
  * Runs end-to-end files with node's test runner through tsx, two files at a time (the trigger files mostly wait for
