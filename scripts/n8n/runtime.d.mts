@@ -163,4 +163,5 @@ export interface N8nExecution {
 	data: N8nRunData;
 }
 
+export function readWorkflowStaticData(baseUrl: string, cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 export function readExecutions(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<N8nExecution[]>;

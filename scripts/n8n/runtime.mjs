@@ -728,6 +728,14 @@ export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 
 	return executions;
 }
 
+/** A workflow's static data as n8n has it in its database (what survives a restart), through the REST API. */
+export async function readWorkflowStaticData(baseUrl, cookie, workflowId) {
+	const workflow = await getRestData(baseUrl, cookie, `/rest/workflows/${encodeURIComponent(workflowId)}`);
+	const { staticData } = workflow;
+	if (typeof staticData === 'string') return JSON.parse(staticData);
+	return staticData ?? {};
+}
+
 const CLI_USAGE = `usage: node scripts/n8n/runtime.mjs <command>
   install                                   install the pinned Node 24 + n8n into the cache (idempotent)
   paths                                     print where the cache and runtime are
