@@ -66,6 +66,11 @@ async function startingState(
 	const serviceTime = await fetchServiceTime.call(this, session);
 	const recorded = recallBaseline(globalData, nodeId, key);
 	if (recorded !== undefined) {
+		// n8n kept the activation's record but not the node's state (a restart before anything was emitted, for
+		// one). Logged, so a resumption can be traced in n8n's log.
+		this.logger.info(
+			`Ollang Trigger: no stored state of this configuration; resuming from the baseline recorded at activation (${new Date(recorded).toISOString()})`,
+		);
 		return { state: baseline(config, key, recorded, serviceTime, stored), isBaselinePoll: false };
 	}
 	const since = config.emitExisting ? 0 : serviceTime;
