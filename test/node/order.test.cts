@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import ExcelJS from 'exceljs';
 import { readBinary } from '../harness/engine.cts';
 import { byId, failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
@@ -137,7 +138,7 @@ describe('Order > Get Many', () => {
 });
 
 describe('Order > Create', () => {
-	const create = (extra: Record<string, unknown> = {}) => ({
+	const create = (extra: INodeParameters = {}) => ({
 		resource: 'order',
 		operation: 'create',
 		projectId: sandbox().fixtures.projects.writable,
@@ -445,7 +446,7 @@ describe('Order > Cancel', () => {
 });
 
 describe('Order > Rerun', () => {
-	const rerun = (orderId: string, options: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'rerun', orderId: byId(orderId), options });
+	const rerun = (orderId: string, options: INodeParameters = {}) => ({ resource: 'order', operation: 'rerun', orderId: byId(orderId), options });
 
 	it('reruns a completed order: the answer plus the order ID; a new ai_delivered event follows', async () => {
 		const [order] = sandbox().simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed' });
@@ -490,7 +491,7 @@ describe('Order > Rerun', () => {
 });
 
 describe('Order > Run QC Evaluation', () => {
-	const qc = (orderId: string, extra: Record<string, unknown> = {}) => ({ resource: 'order', operation: 'runQcEvaluation', orderId: byId(orderId), ...extra });
+	const qc = (orderId: string, extra: INodeParameters = {}) => ({ resource: 'order', operation: 'runQcEvaluation', orderId: byId(orderId), ...extra });
 	const qcCharges = (orderId: string) => sandbox().state.wallet.ledger.filter((entry) => entry.orderId === orderId && entry.kind === 'qcEvaluation');
 
 	it('starts the evaluation: the answer with evalId and creditsUsed; the result lands in latestEvaluation later', async () => {

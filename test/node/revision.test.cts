@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { byId, failure, pairedIndexes, run, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox();
@@ -6,7 +7,7 @@ const MISSING = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 /** A completed order that stays put, delivered now (inside the revision window). */
 const completedOrder = () => sandbox().simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed', progress: false })[0];
 
-const create = (orderId: string, extra: Record<string, unknown> = {}) => ({
+const create = (orderId: string, extra: INodeParameters = {}) => ({
 	resource: 'revision',
 	operation: 'create',
 	orderId: byId(orderId),
@@ -14,7 +15,7 @@ const create = (orderId: string, extra: Record<string, unknown> = {}) => ({
 	time: '00:01:23',
 	...extra,
 });
-const getMany = (orderId: string, extra: Record<string, unknown> = {}) => ({ resource: 'revision', operation: 'getMany', orderId: byId(orderId), returnAll: true, ...extra });
+const getMany = (orderId: string, extra: INodeParameters = {}) => ({ resource: 'revision', operation: 'getMany', orderId: byId(orderId), returnAll: true, ...extra });
 const remove = (orderId: string, revisionId: string) => ({ resource: 'revision', operation: 'delete', orderId: byId(orderId), revisionId });
 
 describe('Revision > Create', () => {
