@@ -30,6 +30,7 @@ import {
 	type MemoryRecord,
 	type OrderRecord,
 	type OrderStatus,
+	type SpecOrderStatus,
 	type OrderType,
 	type PlanStep,
 	type ProjectRecord,
@@ -181,8 +182,8 @@ export function seedWorld(world: World, volume: VolumeConfig, startMs: number): 
 	const used = world.state.wallet.usedCredits;
 	world.state.wallet.totalCredits = Math.ceil((used + usdToCredits(500)) / 100_000) * 100_000;
 
-	const byStatus = {} as Record<OrderStatus, string>;
-	for (const key of fixtureOrders.keys()) if (key.startsWith('status:')) byStatus[key.slice(7) as OrderStatus] = fixture(key);
+	const byStatus = {} as Record<SpecOrderStatus, string>;
+	for (const key of fixtureOrders.keys()) if (key.startsWith('status:')) byStatus[key.slice(7) as SpecOrderStatus] = fixture(key);
 	const byType = {} as Record<OrderType, string>;
 	for (const type of ORDER_TYPES) byType[type] = fixture(`type:${type}`);
 

@@ -12,7 +12,17 @@ export const ORDER_STATUSES = [
 	'qualityCheck',
 	'readyToSent',
 ] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export type SpecOrderStatus = (typeof ORDER_STATUSES)[number];
+/**
+ * The spec's ten statuses plus `cancelled`, which a cancelled order has (public docs: cancel answers 409 once an
+ * order is already cancelled; the public SDKs' polling treats `cancelled` as terminal).
+ */
+export type OrderStatus = SpecOrderStatus | 'cancelled';
+/** Every status an order can have, for list filters. */
+export const LISTED_ORDER_STATUSES = [...ORDER_STATUSES, 'cancelled'] as const;
+
+export const REVISION_TYPES = ['missingSubtitle', 'wrongSubtitle', 'syncError', 'formatError', 'other'] as const;
+export type RevisionType = (typeof REVISION_TYPES)[number];
 
 export const ORDER_TYPES = ['cc', 'subtitle', 'document', 'aiDubbing', 'studioDubbing', 'proofreading', 'other', 'revision'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
@@ -125,10 +135,22 @@ export interface Evaluation {
 	id: string;
 	orderId: string;
 	createdAt: string;
-	textSummary: string;
-	scores: Array<{ name: string; description: string; value: number }>;
-	segmentEvals: Array<{ id: string; explain: string; suggestedNewValue: string }>;
+	/** Absent while a requested QC evaluation is processing (the spec marks them optional). */
+	textSummary?: string;
+	scores?: Array<{ name: string; description: string; value: number }>;
+	segmentEvals?: Array<{ id: string; explain: string; suggestedNewValue: string }>;
 	isLoading: boolean;
+}
+
+/** A client revision request on a delivered order (POST /integration/revision/{orderId}). */
+export interface RevisionRecord {
+	id: string;
+	orderId: string;
+	createdAt: string;
+	type: RevisionType;
+	/** HH:MM:SS in the media. */
+	time: string;
+	description: string | null;
 }
 
 export type StepKind =
@@ -189,6 +211,12 @@ export interface OrderRecord {
 		selectedMemories: string[];
 	};
 	subtitleEmbedding: { requestedAt: string; completedAt: string | null } | null;
+	/** When the order last became available (completed, delivered or re-delivered); the revision window runs from it. */
+	deliveredAt: string | null;
+	/** Orders created together with this one that it waits on or that wait on it (dubbing and its subtitle order). */
+	connectedOrderIds: string[];
+	/** Reruns requested, oldest first. */
+	reruns: Array<{ at: string; freeReRun: boolean; triggerFullChain: boolean }>;
 	life: {
 		plan: PlanStep[];
 		next: number;
@@ -215,7 +243,7 @@ export interface ConsumptionLine {
 	projectId: string;
 }
 
-export type LedgerKind = 'levelOneOrder' | 'humanReview' | 'humanReviewRefund';
+export type LedgerKind = 'levelOneOrder' | 'humanReview' | 'humanReviewRefund' | 'orderCancelRefund' | 'rerun' | 'qcEvaluation';
 
 /** Wallet movements that are not provider runs (those are the consumption lines). */
 export interface LedgerEntry {
@@ -293,6 +321,8 @@ export interface SandboxState {
 	importJobs: Map<string, ImportJobRecord>;
 	/** Content database, keyed by sourceText (the spec's matching key). */
 	content: Map<string, ContentTermRecord>;
+	/** Client revision requests, by id. */
+	revisions: Map<string, RevisionRecord>;
 }
 
 export interface UserRef {
@@ -309,7 +339,7 @@ export interface SeededFixtures {
 	folderDocs: { writable: string[]; readOnlyForMember: string[] };
 	memories: string[];
 	orders: {
-		byStatus: Record<OrderStatus, string>;
+		byStatus: Record<SpecOrderStatus, string>;
 		byType: Record<OrderType, string>;
 		completedLevel0: string;
 		deliveredLevel0: string;

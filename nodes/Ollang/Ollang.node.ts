@@ -14,6 +14,7 @@ import * as customInstruction from './actions/customInstruction';
 import * as folder from './actions/folder';
 import * as memory from './actions/memory';
 import * as order from './actions/order';
+import * as revision from './actions/revision';
 import { resourceOperationSubtitle } from './actions/common/subtitle';
 import { router } from './actions/router';
 import * as upload from './actions/upload';
@@ -62,6 +63,11 @@ const properties: INodeProperties[] = [
 				description: 'Translation, subtitle and dubbing orders',
 			},
 			{
+				name: 'Revision',
+				value: 'revision',
+				description: 'Revision requests on delivered orders',
+			},
+			{
 				name: 'Upload',
 				value: 'upload',
 				description: 'Source files, uploaded to create a project',
@@ -70,6 +76,7 @@ const properties: INodeProperties[] = [
 		default: 'order',
 	},
 	...order.description,
+	...revision.description,
 	...consumption.description,
 	...creditWallet.description,
 	...content.description,

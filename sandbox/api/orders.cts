@@ -3,19 +3,24 @@ import { canRead, canWrite } from '../auth.cts';
 import { isDubbingType } from '../domain/catalog.cts';
 import {
 	cancelHumanReview,
+	cancelOrder,
 	createOrder,
 	currentPrice,
 	currentRate,
+	isCancellable,
+	isRerunnable,
 	requestHumanReview,
 	requestSubtitleEmbedding,
+	rerunOrder,
+	startQcEvaluation,
 } from '../domain/lifecycle.cts';
 import { generateSegments, writeSegmentsXlsx } from '../domain/segments.cts';
 import { creditsToUsd } from '../domain/wallet.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
-import { isoDate, optionalGroup, nonEmptyString, oneOrMany, validate } from '../http/validation.cts';
-import { CREATABLE_ORDER_TYPES, ORDER_STATUSES, ORDER_TYPES, type OrderRecord, type OrderType } from '../types.cts';
+import { isoDate, optionalGroup, nonEmptyString, oneOrMany, publicHttpsUrl, validate } from '../http/validation.cts';
+import { CREATABLE_ORDER_TYPES, LISTED_ORDER_STATUSES, ORDER_TYPES, type OrderRecord, type OrderType } from '../types.cts';
 import { containsIgnoringCase, findOrder, json, NO_CONTENT, pageOptionsSchema, paginate, sortBy } from './common.cts';
 
 /** Get order: the spec's Order object (vttUrl and latestEvaluation only when present). */
@@ -63,8 +68,8 @@ const listOrdersQuery = z
 			z.object({
 				type: z.enum(ORDER_TYPES).optional(),
 				name: z.string().optional(),
-				status: oneOrMany(ORDER_STATUSES).optional(),
-				statuses: oneOrMany(ORDER_STATUSES).optional(),
+				status: oneOrMany(LISTED_ORDER_STATUSES).optional(),
+				statuses: oneOrMany(LISTED_ORDER_STATUSES).optional(),
 				projectId: z.string().optional(),
 				createdAtRange: z.object({ from: isoDate.optional(), to: isoDate.optional() }).strict().optional(),
 			}).strict(),
@@ -131,6 +136,7 @@ async function createOrders(ctx: ApiContext): Promise<Reply> {
 	const created: Array<{ orderId: string; orderType: OrderType }> = [];
 	for (const config of body.targetLanguageConfigs) {
 		const types: OrderType[] = isDubbingType(body.orderType) ? [body.orderType, 'subtitle'] : [body.orderType];
+		const chain: OrderRecord[] = [];
 		for (const type of types) {
 			const order = createOrder(world, {
 				project,
@@ -146,7 +152,10 @@ async function createOrders(ctx: ApiContext): Promise<Reply> {
 				selectedMemories: body.selectedMemories,
 			});
 			created.push({ orderId: order.id, orderType: order.type });
+			chain.push(order);
 		}
+		// A dubbing order and the subtitle order it waits on form a chain (rerun's triggerFullChain).
+		for (const order of chain) order.connectedOrderIds = chain.filter((other) => other !== order).map((other) => other.id);
 	}
 	return json(201, created);
 }
@@ -185,6 +194,82 @@ function postSubtitleEmbedding(ctx: ApiContext): Reply {
 	}
 	requestSubtitleEmbedding(ctx.world, order);
 	return json(200, { success: true, message: 'Subtitle embedding requested; the embedded video will be added to the order documents', orderId: order.id });
+}
+
+/**
+ * Cancel order (public docs): 204; only pending orders and ongoing ones whose AI pipeline has not delivered
+ * ("early ongoing"). 409 once cancelled, 400 otherwise. Shape A like the other order actions.
+ */
+function postCancelOrder(ctx: ApiContext): Reply {
+	const order = findOrder(ctx, 'A', 'write');
+	if (order.status === 'cancelled') throw shapeA(409, 'ORDER_ALREADY_CANCELLED', `Order ${order.id} is already cancelled`);
+	if (!isCancellable(order)) {
+		throw shapeA(
+			400,
+			'ORDER_NOT_ELIGIBLE',
+			`Only pending orders and ongoing orders whose AI processing has not finished can be cancelled; this order is ${order.status}` +
+				(order.status === 'ongoing' ? ' and its AI output is already delivered' : ''),
+		);
+	}
+	cancelOrder(ctx.world, order);
+	return NO_CONTENT;
+}
+
+const rerunBody = z.object({ freeReRun: z.boolean().optional(), triggerFullChain: z.boolean().optional() }).strict();
+
+/**
+ * Rerun (public docs): 200 { success, message, orderId } (+ triggerFullChain, triggeredOrderIds when the chain was
+ * asked for); completed or delivered orders only (400 ORDER_NOT_ELIGIBLE).
+ */
+async function postRerun(ctx: ApiContext): Promise<Reply> {
+	const body = validate(rerunBody, await readJsonBody(ctx.req));
+	const order = findOrder(ctx, 'A', 'write');
+	if (!isRerunnable(order)) {
+		throw shapeA(400, 'ORDER_NOT_ELIGIBLE', `Only completed or delivered orders can be rerun; this order is ${order.status}`);
+	}
+	const options = { freeReRun: body.freeReRun ?? false, triggerFullChain: body.triggerFullChain ?? false };
+	const triggered = [order];
+	if (options.triggerFullChain) {
+		for (const id of order.connectedOrderIds) {
+			const other = ctx.world.state.orders.get(id);
+			if (other && isRerunnable(other) && canWrite(ctx.user, other.folderId)) triggered.push(other);
+		}
+	}
+	for (const each of triggered) rerunOrder(ctx.world, each, options);
+	return json(200, {
+		success: true,
+		message: 'Order rerun initiated successfully',
+		orderId: order.id,
+		...(options.triggerFullChain ? { triggerFullChain: true, triggeredOrderIds: triggered.map((each) => each.id) } : {}),
+	});
+}
+
+const qcBody = z
+	.object({
+		accuracy: z.boolean().optional(),
+		fluency: z.boolean().optional(),
+		tone: z.boolean().optional(),
+		culturalFit: z.boolean().optional(),
+		customPrompt: z.string().max(4000).optional(),
+		callbackUrl: publicHttpsUrl.optional(),
+	})
+	.strict();
+
+/**
+ * Run QC evaluation (public docs): 200 { success, message, evalId, creditsUsed, isProcessing: true }; completed or
+ * delivered orders only. The result appears in the order's latestEvaluation a few simulated minutes later.
+ */
+async function postQc(ctx: ApiContext): Promise<Reply> {
+	const body = validate(qcBody, await readJsonBody(ctx.req));
+	const criteria = { accuracy: body.accuracy ?? true, fluency: body.fluency ?? true, tone: body.tone ?? true, culturalFit: body.culturalFit ?? true };
+	if (!Object.values(criteria).some(Boolean)) throw shapeB(400, ['at least one of accuracy, fluency, tone, culturalFit must be true'], 'Bad Request');
+	const order = findOrder(ctx, 'A', 'write');
+	if (order.status !== 'completed' && order.status !== 'delivered') {
+		throw shapeA(400, 'ORDER_NOT_ELIGIBLE', `QC evaluation can only be run on completed or delivered orders; this order is ${order.status}`);
+	}
+	const customPrompt = body.customPrompt?.trim() ? body.customPrompt.trim() : null;
+	const { evalId, creditsUsed } = startQcEvaluation(ctx.world, order, criteria, customPrompt);
+	return json(200, { success: true, message: "QC evaluation started. You will be notified when it's completed.", evalId, creditsUsed, isProcessing: true });
 }
 
 /** Review-gate info, served at the spec's path and the SDK's, same answer. */
@@ -232,6 +317,9 @@ export const orderRoutes: ApiRoute[] = [
 	{ method: 'POST', pattern: '/integration/orders/:orderId/cancel-human-review', auth: 'A', handler: postCancelHumanReview },
 	{ method: 'POST', pattern: '/integration/orders/:orderId/subtitle-embedding', auth: 'A', handler: postSubtitleEmbedding },
 	{ method: 'GET', pattern: '/integration/orders/:orderId/export-xlsx', auth: 'A', handler: exportXlsx },
+	{ method: 'POST', pattern: '/integration/orders/cancel/:orderId', auth: 'A', handler: postCancelOrder },
+	{ method: 'POST', pattern: '/integration/orders/:orderId/rerun', auth: 'A', handler: postRerun },
+	{ method: 'POST', pattern: '/integration/orders/:orderId/qc', auth: 'A', handler: postQc },
 	{ method: 'GET', pattern: '/integration/orders/:orderId/review/info', auth: 'A', handler: getReviewInfo },
 	{ method: 'GET', pattern: '/v1/api/client/orders/:orderId/review/info', auth: 'A', handler: getReviewInfo },
 ];

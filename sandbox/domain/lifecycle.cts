@@ -203,6 +203,9 @@ export function createOrder(world: World, input: NewOrder): OrderRecord {
 			selectedMemories: input.selectedMemories ?? [],
 		},
 		subtitleEmbedding: null,
+		deliveredAt: null,
+		connectedOrderIds: [],
+		reruns: [],
 		life: {
 			plan: input.plan ?? planLifecycle(world, input.type, input.level),
 			next: 0,
@@ -260,6 +263,7 @@ function applyStep(world: World, order: OrderRecord, kind: StepKind): boolean {
 			emitStageLines(world, order, 'aiDelivered');
 			appendEvent(world, order, 'ai_delivered', 'ai', AI_ACTOR_ID);
 			order.status = statusAfter(order, kind, order.status);
+			if (order.status === 'completed') order.deliveredAt = world.clock.nowIso();
 			if (order.options.autoQc) order.latestEvaluation = evaluationOf(world, order, false);
 			return true;
 		case 'assignTranslator':
@@ -280,16 +284,19 @@ function applyStep(world: World, order: OrderRecord, kind: StepKind): boolean {
 		case 'lspApproved':
 			appendEvent(world, order, 'lsp_approved', 'lsp', world.state.lspManager.id);
 			order.status = 'completed';
+			order.deliveredAt = world.clock.nowIso();
 			order.reviewGateEnteredAt = null;
 			order.latestEvaluation = evaluationOf(world, order, false);
 			return true;
 		case 'orderDelivered':
 			appendEvent(world, order, 'order_delivered', 'system', SYSTEM_ACTOR_ID);
 			order.status = 'delivered';
+			order.deliveredAt = world.clock.nowIso();
 			return true;
 		case 'redeliver':
 			if (order.level === 1) appendEvent(world, order, 'translator_delivered', 'translator', order.translatorId ?? SYSTEM_ACTOR_ID);
 			appendEvent(world, order, 'order_delivered', 'system', SYSTEM_ACTOR_ID);
+			order.deliveredAt = world.clock.nowIso();
 			return true;
 	}
 }
@@ -477,6 +484,12 @@ function deliverAiOutput(world: World, order: OrderRecord): void {
 		const language = order.type === 'cc' ? order.sourceLanguage : order.targetLanguage;
 		const name = `${base}_${language}.${output.ext}`;
 		const url = fileUrl(world, 'orders', order.id, name);
+		// A rerun replaces the output of the earlier run instead of adding a second copy.
+		const earlier = order.orderDocs.find((doc) => doc.type === output.type && doc.name === name);
+		if (earlier) {
+			earlier.updatedAt = now;
+			continue;
+		}
 		order.orderDocs.push({
 			id: world.ids.next(world.clock.nowMillis()),
 			name,
@@ -548,4 +561,119 @@ export function requestSubtitleEmbedding(world: World, order: OrderRecord): void
 			updatedAt: embedding.completedAt,
 		});
 	});
+}
+
+// --- cancel, rerun and QC evaluation (public docs; the sandbox's reading is in sandbox/README.md) ---
+
+/** The AI pipeline of the order's current run has not delivered yet (early ongoing). */
+function aiStillRunning(order: OrderRecord): boolean {
+	const { plan, next } = order.life;
+	if (plan.length === 0) return order.segmentCount === 0;
+	return plan.slice(next).some((step) => step.kind === 'aiDelivered');
+}
+
+/** Cancel order: only pending orders and ongoing ones whose AI pipeline has not delivered yet. */
+export function isCancellable(order: OrderRecord): boolean {
+	return order.status === 'pending' || (order.status === 'ongoing' && aiStillRunning(order));
+}
+
+/**
+ * Cancels the order: status `cancelled`, nothing more runs. A level-1 order gets its human-review portion back
+ * (charged when it was created); provider runs already made stay billed. Returns the refund in credits.
+ */
+export function cancelOrder(world: World, order: OrderRecord): number {
+	cancelPlan(order);
+	order.status = 'cancelled';
+	order.translatorId = null;
+	order.reviewGateEnteredAt = null;
+	if (order.level !== 1) return 0;
+	const refund = reviewCostCredits(order.pricing);
+	recordLedger(world, 'orderCancelRefund', order.id, -refund);
+	return refund;
+}
+
+/** Rerun: completed or delivered orders only. */
+export function isRerunnable(order: OrderRecord): boolean {
+	return order.status === 'completed' || order.status === 'delivered';
+}
+
+/**
+ * Reruns the AI pipeline: the order is ongoing again at once, a new ai_delivered event (and fresh output) comes
+ * when the pipeline finishes, then a level-1 order goes through its human review again, and the order is delivered
+ * again. The AI run is charged (the order's level-0 price) unless `freeReRun`. Returns the credits charged.
+ */
+export function rerunOrder(world: World, order: OrderRecord, options: { freeReRun: boolean; triggerFullChain: boolean }): number {
+	order.reruns.push({ at: world.clock.nowIso(), ...options });
+	const kinds: StepKind[] = ['aiDelivered'];
+	if (order.level === 1) kinds.push('assignTranslator', 'translatorDelivered', 'lspApproved');
+	kinds.push('orderDelivered');
+	cancelPlan(order, planOf(world, kinds));
+	order.status = 'ongoing';
+	order.translatorId = null;
+	order.reviewGateEnteredAt = null;
+	// The run is charged here, so the pipeline's own billing at ai_delivered adds nothing more.
+	const price = usdToCredits(order.pricing.level0Usd);
+	order.life.creditsEmitted = price;
+	const charged = options.freeReRun ? 0 : price;
+	if (charged > 0) recordLedger(world, 'rerun', order.id, charged);
+	scheduleNext(world, order);
+	return charged;
+}
+
+export interface QcCriteria {
+	accuracy: boolean;
+	fluency: boolean;
+	tone: boolean;
+	culturalFit: boolean;
+}
+
+const QC_CRITERIA: ReadonlyArray<[keyof QcCriteria, string, string]> = [
+	['accuracy', 'Accuracy', 'Meaning of the source is preserved'],
+	['fluency', 'Fluency', 'Reads naturally in the target language'],
+	['tone', 'Tone', 'Tone and register fit the content and the guidelines'],
+	['culturalFit', 'Cultural Fit', 'References and idioms suit the target culture'],
+];
+
+/** Minutes a requested QC evaluation takes. */
+export const QC_MINUTES = 5;
+
+/** Credits of a QC evaluation: one per ten segments per criterion, at least 5. */
+export function qcCostCredits(order: OrderRecord, criteria: QcCriteria): number {
+	const enabled = QC_CRITERIA.filter(([key]) => criteria[key]).length;
+	return Math.max(5, Math.ceil((Math.max(1, order.segmentCount) * enabled) / 10));
+}
+
+/**
+ * Starts a QC evaluation: latestEvaluation is { id, orderId, createdAt, isLoading: true } at once and the finished
+ * evaluation after QC_MINUTES (unless another evaluation replaced it meanwhile). Charges its credits now.
+ */
+export function startQcEvaluation(world: World, order: OrderRecord, criteria: QcCriteria, customPrompt: string | null): { evalId: string; creditsUsed: number } {
+	const evalId = world.ids.next(world.clock.nowMillis());
+	const createdAt = world.clock.nowIso();
+	const creditsUsed = qcCostCredits(order, criteria);
+	recordLedger(world, 'qcEvaluation', order.id, creditsUsed);
+	order.latestEvaluation = { id: evalId, orderId: order.id, createdAt, isLoading: true };
+	world.clock.scheduleIn(QC_MINUTES, () => {
+		if (order.latestEvaluation?.id !== evalId) return;
+		const rng = world.rng.life;
+		const segments = Math.max(1, order.segmentCount);
+		const names = QC_CRITERIA.filter(([key]) => criteria[key]);
+		order.latestEvaluation = {
+			id: evalId,
+			orderId: order.id,
+			createdAt,
+			textSummary:
+				`The ${order.targetLanguage} translation was evaluated on ${names.map(([, name]) => name.toLowerCase()).join(', ')}; ` +
+				'it is accurate overall and a few segments could be tightened.' +
+				(customPrompt ? ` Custom instructions considered: ${customPrompt}` : ''),
+			scores: names.map(([, name, description]) => ({ name, description, value: rng.int(70, 100) })),
+			segmentEvals: [1, 2].map((n) => ({
+				id: `${order.id}-seg-${Math.min(segments, n * 5)}`,
+				explain: n === 1 ? 'The idiom is translated literally.' : 'The line is longer than the reading speed allows.',
+				suggestedNewValue: n === 1 ? 'A more idiomatic rendering of the line.' : 'A shorter version of the line.',
+			})),
+			isLoading: false,
+		};
+	});
+	return { evalId, creditsUsed };
 }

@@ -123,3 +123,30 @@ export function oneOrMany<T extends string>(values: readonly T[]) {
 export function optionalGroup<S extends z.ZodTypeAny>(schema: S) {
 	return z.preprocess((value) => (value === undefined ? {} : value), schema);
 }
+
+/** Hosts a callback may not point at: localhost names and loopback, private, link-local or unspecified addresses. */
+export function isPrivateHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+	if (host === '' || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
+	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
+	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(mapped ? mapped[1] : host);
+	if (v4) {
+		const [a, b] = [Number(v4[1]), Number(v4[2])];
+		return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+	}
+	if (host.includes(':')) return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
+	return false;
+}
+
+/** A callback URL: https only, with a public host (public docs of the QC evaluation). */
+export const publicHttpsUrl = z.string().superRefine((value, ctx) => {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		ctx.addIssue({ code: 'custom', message: 'must be a URL address' });
+		return;
+	}
+	if (url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must use https' });
+	else if (isPrivateHost(url.hostname)) ctx.addIssue({ code: 'custom', message: 'must point to a public host (localhost and private addresses are not allowed)' });
+});

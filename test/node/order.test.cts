@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import ExcelJS from 'exceljs';
 import { readBinary } from '../harness/engine.cts';
 import { byId, failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
@@ -137,7 +138,7 @@ describe('Order > Get Many', () => {
 });
 
 describe('Order > Create', () => {
-	const create = (extra: Record<string, unknown> = {}) => ({
+	const create = (extra: INodeParameters = {}) => ({
 		resource: 'order',
 		operation: 'create',
 		projectId: sandbox().fixtures.projects.writable,
@@ -395,5 +396,165 @@ describe('Order > Get Review Gate Info', () => {
 
 	it('404 for an unknown order', async () => {
 		expect(failure(await run(sandbox(), info(MISSING))).httpCode).toBe('404');
+	});
+});
+
+describe('Order > Cancel', () => {
+	const cancel = (orderId: string) => ({ resource: 'order', operation: 'cancel', orderId: byId(orderId) });
+
+	it('cancels a pending order: the 204 becomes a useful item; a second cancel answers 409 with a hint', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'document', progress: false });
+
+		const result = await run(sandbox(), cancel(order.id));
+		const second = failure(await run(sandbox(), cancel(order.id)));
+
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([{ success: true, orderId: order.id, cancelled: true }]);
+		expect(sandbox().state.orders.get(order.id)?.status).toBe('cancelled');
+		expect(second.httpCode).toBe('409');
+		expect(second.message).toMatch(/^The Ollang API answered 409 ORDER_ALREADY_CANCELLED: /);
+		expect(second.description).toContain('already cancelled');
+	});
+
+	it('ORDER_NOT_ELIGIBLE for a completed order names what can be cancelled; the order is unchanged', async () => {
+		const orderId = sandbox().fixtures.orders.byStatus.completed;
+
+		const error = failure(await run(sandbox(), cancel(orderId)));
+
+		expect(error.httpCode).toBe('400');
+		expect(error.message).toContain('ORDER_NOT_ELIGIBLE');
+		expect(error.description).toContain('Only pending orders, or ongoing orders whose AI processing has not finished');
+		expect(sandbox().state.orders.get(orderId)?.status).toBe('completed');
+	});
+
+	it('is sent once: a 503 after the service acted is reported as possibly applied, not repeated', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { progress: false });
+		sandbox().faults.add({ path: `/integration/orders/cancel/${order.id}`, kind: 'status', status: 503, when: 'after' });
+
+		const error = failure(await run(sandbox(), cancel(order.id)));
+
+		expect(sandbox().requests.count({ method: 'POST', path: `/integration/orders/cancel/${order.id}` })).toBe(1);
+		expect(error.description).toContain('may have been applied; check before retrying');
+		expect(sandbox().state.orders.get(order.id)?.status).toBe('cancelled');
+	});
+
+	it('404 for an unknown order and 403 with a read-only key', async () => {
+		expect(failure(await run(sandbox(), cancel(MISSING))).message).toContain('404 ORDER_NOT_FOUND');
+		const [readOnly] = sandbox().simulate.createOrders(1, { projectId: sandbox().fixtures.projects.readOnlyForMember, progress: false });
+		expect(failure(await run(sandbox(), cancel(readOnly.id), { key: 'member' })).message).toContain('403 ACCESS_DENIED');
+	});
+});
+
+describe('Order > Rerun', () => {
+	const rerun = (orderId: string, options: INodeParameters = {}) => ({ resource: 'order', operation: 'rerun', orderId: byId(orderId), options });
+
+	it('reruns a completed order: the answer plus the order ID; a new ai_delivered event follows', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed' });
+
+		const result = await run(sandbox(), rerun(order.id));
+
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([{ orderId: order.id, success: true, message: 'Order rerun initiated successfully' }]);
+		expect(sandbox().state.orders.get(order.id)?.status).toBe('ongoing');
+		expect(sandbox().state.wallet.ledger.filter((entry) => entry.orderId === order.id && entry.kind === 'rerun')).toHaveLength(1);
+		sandbox().clock.advance(10);
+		expect(order.deliveryEvents.filter((event) => event.type === 'ai_delivered')).toHaveLength(2);
+	});
+
+	it('sends Free Rerun and Rerun Full Chain as freeReRun and triggerFullChain', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'document', level: 0, status: 'delivered' });
+
+		const result = await run(sandbox(), rerun(order.id, { freeReRun: true, triggerFullChain: true }));
+
+		expect(result.json).toEqual([
+			{ orderId: order.id, success: true, message: 'Order rerun initiated successfully', triggerFullChain: true, triggeredOrderIds: [order.id] },
+		]);
+		expect(order.reruns).toEqual([expect.objectContaining({ freeReRun: true, triggerFullChain: true })]);
+		expect(sandbox().state.wallet.ledger.filter((entry) => entry.orderId === order.id && entry.kind === 'rerun')).toHaveLength(0);
+	});
+
+	it('a flag that is not a boolean is refused before anything is sent', async () => {
+		const error = failure(await run(sandbox(), rerun(sandbox().fixtures.orders.completedLevel0, { freeReRun: 'often' })));
+
+		expect(error.message).toBe('Invalid Free Rerun (item 0): must be true or false, got a string');
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('ORDER_NOT_ELIGIBLE for a pending order says which orders can be rerun', async () => {
+		const [pending] = sandbox().simulate.createOrders(1, { progress: false });
+
+		const error = failure(await run(sandbox(), rerun(pending.id)));
+
+		expect(error.message).toContain('ORDER_NOT_ELIGIBLE');
+		expect(error.description).toContain('Only completed or delivered orders can be rerun');
+	});
+});
+
+describe('Order > Run QC Evaluation', () => {
+	const qc = (orderId: string, extra: INodeParameters = {}) => ({ resource: 'order', operation: 'runQcEvaluation', orderId: byId(orderId), ...extra });
+	const qcCharges = (orderId: string) => sandbox().state.wallet.ledger.filter((entry) => entry.orderId === orderId && entry.kind === 'qcEvaluation');
+
+	it('starts the evaluation: the answer with evalId and creditsUsed; the result lands in latestEvaluation later', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed', progress: false });
+
+		const result = await run(sandbox(), qc(order.id));
+
+		expect(result.error).toBeUndefined();
+		expect(result.json).toEqual([
+			{ orderId: order.id, success: true, message: expect.stringContaining('QC evaluation started'), evalId: expect.any(String), creditsUsed: expect.any(Number), isProcessing: true },
+		]);
+		const { evalId, creditsUsed } = result.json[0] as { evalId: string; creditsUsed: number };
+		expect(qcCharges(order.id)).toEqual([expect.objectContaining({ credits: creditsUsed })]);
+		expect(order.latestEvaluation).toEqual({ id: evalId, orderId: order.id, createdAt: expect.any(String), isLoading: true });
+		sandbox().clock.advance(5);
+		expect(order.latestEvaluation).toMatchObject({ id: evalId, isLoading: false, textSummary: expect.any(String) });
+		expect(order.latestEvaluation?.scores?.map((score) => score.name)).toEqual(['Accuracy', 'Fluency', 'Tone', 'Cultural Fit']);
+	});
+
+	it('sends the chosen criteria, the custom prompt and the callback URL', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'document', level: 0, status: 'delivered', progress: false });
+
+		const result = await run(
+			sandbox(),
+			qc(order.id, { tone: false, culturalFit: false, options: { customPrompt: '  Keep product names in English ', callbackUrl: 'https://hooks.example.com/qc' } }),
+		);
+
+		expect(result.error).toBeUndefined();
+		sandbox().clock.advance(5);
+		expect(order.latestEvaluation?.scores?.map((score) => score.name)).toEqual(['Accuracy', 'Fluency']);
+		expect(order.latestEvaluation?.textSummary).toContain('Keep product names in English');
+	});
+
+	it.each([
+		['http://hooks.example.com/qc', /^Invalid Callback URL \(item 0\): "http:\/\/hooks\.example\.com\/qc" must start with https:\/\//],
+		['https://localhost:5678/webhook/qc', /^Invalid Callback URL \(item 0\): "localhost" is a local or private address/],
+		['https://192.168.1.20/qc', /^Invalid Callback URL \(item 0\): "192\.168\.1\.20" is a local or private address/],
+		['https://[::1]/qc', /^Invalid Callback URL \(item 0\): "\[::1\]" is a local or private address/],
+		['not a url', /^Invalid Callback URL \(item 0\): "not a url" is not a valid URL/],
+	])('refuses the callback URL %s before anything is sent', async (callbackUrl, message) => {
+		const error = failure(await run(sandbox(), qc(sandbox().fixtures.orders.completedLevel0, { options: { callbackUrl } })));
+
+		expect(error.message).toMatch(message);
+		expect(error.description).toContain('Nothing was sent to Ollang');
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('refuses an evaluation with every criterion off, before anything is sent', async () => {
+		const parameters = qc(sandbox().fixtures.orders.completedLevel0, { accuracy: false, fluency: false, tone: false, culturalFit: false });
+
+		const error = failure(await run(sandbox(), parameters));
+
+		expect(error.message).toBe('Invalid Accuracy (item 0): turn on at least one of Accuracy, Fluency, Tone or Cultural Fit');
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('ORDER_NOT_ELIGIBLE for an ongoing order, with a QC-specific hint; nothing charged', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'cc', status: 'ongoing', progress: false });
+
+		const error = failure(await run(sandbox(), qc(order.id)));
+
+		expect(error.message).toContain('ORDER_NOT_ELIGIBLE');
+		expect(error.description).toContain('A QC evaluation can be run only on completed or delivered orders');
+		expect(qcCharges(order.id)).toEqual([]);
 	});
 });

@@ -9,7 +9,7 @@ import { binaryInputItem } from '../harness/engine.cts';
 import { byId, run, useSandbox } from '../node/setup.cts';
 import { claimOf, errorOf, Figures, spoils, startGateway } from './helpers.cts';
 import type { Spoil } from './helpers.cts';
-import { createFolderDocument, createMemory } from './operations.cts';
+import { completedOrder as freshCompletedOrder, createFolderDocument, createMemory, createRevision } from './operations.cts';
 
 const sandbox = useSandbox();
 const figures = new Figures('Bad input: local checks, path segments and broken answers');
@@ -101,6 +101,25 @@ const CASES: BadInput[] = [
 	{ operation: 'order.exportXlsx', what: 'an empty output field', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted), binaryPropertyName: V }), good: 'data', bad: '', field: 'Put Output File in Field', problem: /^must not be empty$/ },
 	{ operation: 'order.getReviewInfo', what: 'an id climbing back', parameters: { orderId: byId(V) }, good: (s: Sandbox) => s.fixtures.orders.byStatus.qualityCheck, bad: 'x/../y', field: 'Order', problem: /'\/'/ },
 	{ operation: 'order.requestSubtitleEmbedding', what: 'the id ".."', parameters: { orderId: byId(V) }, good: embeddable, bad: '..', field: 'Order', problem: /'\.\.'/ },
+
+	{ operation: 'order.cancel', what: 'the id ".."', parameters: { orderId: byId(V) }, good: freshOrder({}), bad: '..', field: 'Order', problem: /'\.\.'/ },
+	{ operation: 'order.cancel', what: 'an empty id', parameters: { orderId: byId(V) }, good: freshOrder({}), bad: ' ', field: 'Order', problem: /must not be empty/ },
+	{ operation: 'order.rerun', what: 'an id with a slash', parameters: { orderId: byId(V) }, good: freshCompletedOrder, bad: 'a/b', field: 'Order', problem: /'\/'/ },
+	{ operation: 'order.rerun', what: 'a Free Rerun that is not true or false', parameters: { orderId: byId('={{ $json.value.orderId }}'), options: { freeReRun: '={{ $json.value.flag }}' } }, good: (s: Sandbox) => ({ orderId: freshCompletedOrder(s), flag: true }), bad: (s: Sandbox) => ({ orderId: freshCompletedOrder(s), flag: 'often' }), field: 'Free Rerun', problem: /^must be true or false, got a string$/ },
+	{ operation: 'order.runQcEvaluation', what: 'an http callback URL', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'http://hooks.example.com/qc', field: 'Callback URL', problem: /must start with https:\/\// },
+	{ operation: 'order.runQcEvaluation', what: 'a callback URL on localhost', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'https://localhost:5678/webhook', field: 'Callback URL', problem: /"localhost" is a local or private address/ },
+	{ operation: 'order.runQcEvaluation', what: 'a callback URL on a private network address', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'https://10.0.0.8/hook', field: 'Callback URL', problem: /"10\.0\.0\.8" is a local or private address/ },
+	{ operation: 'order.runQcEvaluation', what: 'a callback URL that is not a URL', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'hooks', field: 'Callback URL', problem: /is not a valid URL/ },
+	{ operation: 'order.runQcEvaluation', what: 'every criterion off', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), accuracy: false, fluency: false, tone: false, culturalFit: V }), good: true, bad: false, field: 'Accuracy', problem: /turn on at least one of Accuracy, Fluency, Tone or Cultural Fit/ },
+	{ operation: 'revision.create', what: 'a time without its leading zero', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: 'other', time: V }), good: '00:00:05', bad: '0:00:05', field: 'Time', problem: /"0:00:05" is not a time as HH:MM:SS/ },
+	{ operation: 'revision.create', what: 'minute 75', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: 'other', time: V }), good: '00:59:59', bad: '00:75:00', field: 'Time', problem: /is not a time as HH:MM:SS/ },
+	{ operation: 'revision.create', what: 'an empty time', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: 'other', time: V }), good: '01:00:00', bad: '', field: 'Time', problem: /^must not be empty$/ },
+	{ operation: 'revision.create', what: 'an unknown type', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: V, time: '00:00:07' }), good: 'syncError', bad: 'timing', field: 'Type', problem: /"timing" is not one of: formatError, missingSubtitle, other, syncError, wrongSubtitle/ },
+	{ operation: 'revision.create', what: 'the order ".."', parameters: { orderId: byId(V), type: 'other', time: '00:00:07' }, good: freshCompletedOrder, bad: '..', field: 'Order', problem: /'\.\.'/ },
+	{ operation: 'revision.getMany', what: 'the order id with a slash', parameters: { orderId: byId(V), returnAll: true }, good: completedOrder, bad: 'a/b', field: 'Order', problem: /'\/'/ },
+	{ operation: 'revision.getMany', what: 'limit 0', parameters: (s) => ({ orderId: byId(completedOrder(s)), returnAll: false, limit: V }), good: 1, bad: 0, field: 'Limit', problem: /got 0$/ },
+	{ operation: 'revision.delete', what: 'a revision id with a slash', parameters: { orderId: byId('={{ $json.value.orderId }}'), revisionId: '={{ $json.value.revisionId }}' }, good: (s: Sandbox) => createRevision(s, 'Withdrawn'), bad: (s: Sandbox) => ({ orderId: completedOrder(s), revisionId: 'r/1' }), field: 'Revision ID', problem: /'\/'/ },
+	{ operation: 'revision.delete', what: 'an empty revision id', parameters: { orderId: byId('={{ $json.value.orderId }}'), revisionId: '={{ $json.value.revisionId }}' }, good: (s: Sandbox) => createRevision(s, 'Withdrawn too'), bad: (s: Sandbox) => ({ orderId: completedOrder(s), revisionId: '' }), field: 'Revision ID', problem: /must not be empty/ },
 
 	{ operation: 'order.getMany', what: 'limit 0', parameters: { returnAll: false, limit: V }, good: 1, bad: 0, field: 'Limit', problem: /^must be a whole number at least 1, got 0$/ },
 	{ operation: 'order.getMany', what: 'a negative limit', parameters: { returnAll: false, limit: V }, good: 1, bad: -3, field: 'Limit', problem: /got -3$/ },
@@ -239,6 +258,8 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 	const ROUTES: Array<{ operation: string; route: string; parameters: (s: Sandbox, id: string) => INodeParameters; path: (s: Sandbox, id: string) => string }> = [
 		{ operation: 'order.get', route: '/integration/orders/:orderId', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/${id}` },
 		{ operation: 'order.getReviewInfo', route: '/v1/api/client/orders/:orderId/review/info', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/v1/api/client/orders/${id}/review/info` },
+		{ operation: 'order.cancel', route: '/integration/orders/cancel/:orderId', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/cancel/${id}` },
+		{ operation: 'revision.getMany', route: '/integration/revision/:orderId', parameters: (_s, id) => ({ orderId: byId(id), returnAll: true }), path: (_s, id) => `/integration/revision/${id}` },
 		{ operation: 'memory.get', route: '/integration/memories/:memoryId', parameters: (_s, id) => ({ memoryId: byId(id) }), path: (_s, id) => `/integration/memories/${id}` },
 		{ operation: 'memory.getImportJob', route: '/integration/memories/import-jobs/:jobId', parameters: (_s, id) => ({ jobId: id }), path: (_s, id) => `/integration/memories/import-jobs/${id}` },
 		{ operation: 'folder.listDocuments', route: '/integration/folder/:folderId/docs', parameters: (_s, id) => ({ folderId: byId(id), returnAll: true }), path: (_s, id) => `/integration/folder/${id}/docs` },

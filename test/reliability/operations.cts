@@ -58,7 +58,20 @@ export async function createFolderDocument(sandbox: Sandbox, name: string): Prom
 	return String(response.body.id);
 }
 
-function ledgerCount(sandbox: Sandbox, orderId: unknown, kind: 'humanReview' | 'humanReviewRefund'): number {
+/** A completed order that stays put (delivered now, so inside the revision window). */
+export function completedOrder(sandbox: Sandbox): string {
+	return sandbox.simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed', progress: false })[0].id;
+}
+
+/** Creates a revision request on a fresh completed order through the API. */
+export async function createRevision(sandbox: Sandbox, description: string): Promise<{ orderId: string; revisionId: string }> {
+	const orderId = completedOrder(sandbox);
+	const response = await call(sandbox, 'POST', `/integration/revision/${orderId}`, { body: { type: 'other', time: '00:00:10', description } });
+	if (response.status !== 201) throw new Error(`could not create a revision: ${response.text}`);
+	return { orderId, revisionId: String(response.body.id) };
+}
+
+function ledgerCount(sandbox: Sandbox, orderId: unknown, kind: 'humanReview' | 'humanReviewRefund' | 'qcEvaluation'): number {
 	return sandbox.state.wallet.ledger.filter((entry) => entry.orderId === orderId && entry.kind === kind).length;
 }
 
@@ -134,6 +147,12 @@ export const READS: OperationCase[] = [
 		item: async (sandbox, marker) => ({
 			json: { jobId: await createImportJob(sandbox, sandbox.fixtures.memories[0], marker) },
 		}),
+	},
+	{
+		name: 'revision.getMany',
+		kind: 'read',
+		parameters: () => node('revision', 'getMany', { ...orderById, returnAll: true }),
+		item: async (sandbox, marker) => ({ json: { orderId: (await createRevision(sandbox, `Listed ${marker}`)).orderId } }),
 	},
 	{
 		name: 'folder.listDocuments',
@@ -215,6 +234,40 @@ export const ACTIONS: OperationCase[] = [
 		applied: (_sandbox, json, reachedService) => reachedService(`/integration/orders/${String(json.orderId)}/subtitle-embedding`),
 	},
 	{
+		name: 'order.cancel',
+		kind: 'action',
+		parameters: () => node('order', 'cancel', orderById),
+		item: async (sandbox) => {
+			const [order] = sandbox.simulate.createOrders(1, { status: 'pending', progress: false });
+			return { json: { orderId: order.id } };
+		},
+		// A cancelled order stays cancelled (a repeat answers 409), so the status tells whether it was applied.
+		applied: (sandbox, json) => (sandbox.state.orders.get(String(json.orderId))?.status === 'cancelled' ? 1 : 0),
+	},
+	{
+		name: 'order.rerun',
+		kind: 'action',
+		parameters: () => node('order', 'rerun', orderById),
+		item: async (sandbox) => ({ json: { orderId: completedOrder(sandbox) } }),
+		applied: (sandbox, json) => sandbox.state.orders.get(String(json.orderId))?.reruns.length ?? 0,
+	},
+	{
+		name: 'order.runQcEvaluation',
+		kind: 'action',
+		parameters: () =>
+			node('order', 'runQcEvaluation', { ...orderById, options: { customPrompt: fromJson('marker') } }),
+		item: async (sandbox) => ({ json: { orderId: completedOrder(sandbox) } }),
+		applied: (sandbox, json) => ledgerCount(sandbox, json.orderId, 'qcEvaluation'),
+	},
+	{
+		name: 'revision.create',
+		kind: 'action',
+		parameters: () =>
+			node('revision', 'create', { ...orderById, type: 'syncError', time: '00:02:03', description: fromJson('marker') }),
+		item: async (sandbox) => ({ json: { orderId: completedOrder(sandbox) } }),
+		applied: (sandbox, json) => count(sandbox.state.revisions.values(), (revision) => revision.description === json.marker),
+	},
+	{
 		name: 'upload.uploadFile',
 		kind: 'action',
 		parameters: () =>
@@ -286,6 +339,12 @@ export const ACTIONS: OperationCase[] = [
 		kind: 'action',
 		parameters: () => node('memory', 'delete', { memoryId: byId(fromJson('memoryId')) }),
 		item: async (sandbox, marker) => ({ json: { memoryId: await createMemory(sandbox, `Doomed ${marker}`) } }),
+	},
+	{
+		name: 'revision.delete',
+		kind: 'action',
+		parameters: () => node('revision', 'delete', { ...orderById, revisionId: fromJson('revisionId') }),
+		item: async (sandbox, marker) => ({ json: { ...(await createRevision(sandbox, `Doomed ${marker}`)) } }),
 	},
 	{
 		name: 'folder.removeDocument',

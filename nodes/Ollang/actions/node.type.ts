@@ -10,7 +10,11 @@ export interface OllangResourceMap {
 		| 'cancelHumanReview'
 		| 'exportXlsx'
 		| 'requestSubtitleEmbedding'
-		| 'getReviewInfo';
+		| 'getReviewInfo'
+		| 'cancel'
+		| 'rerun'
+		| 'runQcEvaluation';
+	revision: 'create' | 'getMany' | 'delete';
 	consumption: 'getMany';
 	creditWallet: 'get';
 	content: 'import';

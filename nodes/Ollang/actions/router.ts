@@ -8,6 +8,7 @@ import * as customInstruction from './customInstruction';
 import * as folder from './folder';
 import * as memory from './memory';
 import * as order from './order';
+import * as revision from './revision';
 import * as upload from './upload';
 import { settleConcurrent } from '../transport';
 import { asNodeError } from './common/outcomes';
@@ -25,6 +26,7 @@ export const READ_ITEM_CONCURRENCY = 8;
 /** Every resource's operations; the type makes a missing resource or operation a compile error. */
 export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
 	order: order.operations,
+	revision: revision.operations,
 	consumption: consumption.operations,
 	creditWallet: creditWallet.operations,
 	content: content.operations,

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceOperations } from '../node.type';
+import * as cancel from './cancel.operation';
 import * as cancelHumanReview from './cancelHumanReview.operation';
 import * as create from './create.operation';
 import * as exportXlsx from './exportXlsx.operation';
@@ -9,6 +10,8 @@ import * as getMany from './getMany.operation';
 import * as getReviewInfo from './getReviewInfo.operation';
 import * as requestHumanReview from './requestHumanReview.operation';
 import * as requestSubtitleEmbedding from './requestSubtitleEmbedding.operation';
+import * as rerun from './rerun.operation';
+import * as runQcEvaluation from './runQcEvaluation.operation';
 
 export const operations: ResourceOperations<'order'> = {
 	get,
@@ -19,6 +22,9 @@ export const operations: ResourceOperations<'order'> = {
 	exportXlsx,
 	requestSubtitleEmbedding,
 	getReviewInfo,
+	cancel,
+	rerun,
+	runQcEvaluation,
 };
 
 export const description: INodeProperties[] = [
@@ -29,6 +35,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['order'] } },
 		options: [
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				action: 'Cancel an order',
+				description: 'Cancel a pending order, or an ongoing one whose AI processing has not finished',
+			},
 			{
 				name: 'Cancel Human Review',
 				value: 'cancelHumanReview',
@@ -77,6 +89,20 @@ export const description: INodeProperties[] = [
 				action: 'Request subtitle embedding for an order',
 				description: 'Burn the subtitles of a completed subtitle order into its video',
 			},
+			{
+				name: 'Rerun',
+				value: 'rerun',
+				action: 'Rerun an order',
+				description:
+					'Run the AI processing of a completed or delivered order again and deliver a new result (spends credits unless free)',
+			},
+			{
+				name: 'Run QC Evaluation',
+				value: 'runQcEvaluation',
+				action: 'Run a QC evaluation of an order',
+				description:
+					'Score a completed or delivered order for accuracy, fluency, tone and cultural fit with AI (spends credits)',
+			},
 		],
 		default: 'get',
 	},
@@ -88,4 +114,7 @@ export const description: INodeProperties[] = [
 	...exportXlsx.description,
 	...requestSubtitleEmbedding.description,
 	...getReviewInfo.description,
+	...cancel.description,
+	...rerun.description,
+	...runQcEvaluation.description,
 ];

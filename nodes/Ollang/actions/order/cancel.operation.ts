@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiPath, apiRequest } from '../../transport';
+import { forOperation, orderLocator } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { readId } from '../common/parameters';
+import type { OperationKind, OperationResult } from '../node.type';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Cancels the order for good: only pending orders, or ongoing orders whose AI processing has not finished yet, can be cancelled. A cancelled order cannot be resumed.',
+		name: 'cancelNotice',
+		type: 'notice',
+		default: '',
+	},
+	orderLocator('The order to cancel: its status must be pending, or ongoing with its AI processing not yet finished'),
+];
+
+export const description = forOperation('order', 'cancel', properties);
+
+export const kind: OperationKind = 'write';
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const orderId = readId(this, 'orderId', 'Order', itemIndex);
+	await apiRequest.call(this, {
+		method: 'POST',
+		path: apiPath`/integration/orders/cancel/${orderId}`,
+		// Changes the order for good: a repeat after an unclear failure would answer 409 and hide the outcome.
+		retry: 'once',
+		expectBody: false,
+		itemIndex,
+		errorHints: {
+			ORDER_NOT_ELIGIBLE:
+				'Only pending orders, or ongoing orders whose AI processing has not finished, can be cancelled. Get the order to see its status.',
+			'400':
+				'Only pending orders, or ongoing orders whose AI processing has not finished, can be cancelled. Get the order to see its status.',
+			'409': 'The order is already cancelled: nothing more to do.',
+		},
+	});
+	return toResults({ success: true, orderId, cancelled: true });
+}
