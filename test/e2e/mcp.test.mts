@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import type { RunningN8n } from '../../scripts/n8n/runtime.mjs';
@@ -332,6 +333,21 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		summary.push(
 			`  ${TOOLS.importContent}({targetLanguage: "de", translations: [2 units]}): both in the content database; a unit without targetText -> isError "${firstLine(missingTarget)}"; [] -> isError "${firstLine(empty)}"`,
 		);
+	});
+
+	it('offers the same tools over SSE, the older transport, on the same path', async () => {
+		const sse = new Client({ name: 'n8n-nodes-ollang-e2e-sse', version: '1.0.0' });
+		await sse.connect(new SSEClientTransport(new URL(`/mcp/${mcpPath}`, server!.url)));
+		try {
+			const { tools } = await sse.listTools();
+			assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.values(TOOLS).sort());
+			const orderId = fixtures.orders.byStatus.pending;
+			const result = (await sse.callTool({ name: TOOLS.getOrder, arguments: { orderId } })) as ToolResult;
+			assert.deepEqual(resultItems(TOOLS.getOrder, result), [await sandbox.get(`/integration/orders/${orderId}`)]);
+			summary.push(`  over SSE: ${tools.length} tools listed, ${TOOLS.getOrder} answered the order`);
+		} finally {
+			await sse.close();
+		}
 	});
 
 	it('left no API key in n8n\'s database, files or output', () => {
