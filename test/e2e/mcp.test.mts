@@ -350,7 +350,12 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		}
 	});
 
-	it('left no API key in n8n\'s database, files or output', () => {
+	it('left no API key in n8n\'s database, files or output', async () => {
+		// Scanned once n8n has stopped: a running n8n 1.x creates and deletes SQLite's journal file as it writes.
+		await client?.close();
+		client = undefined;
+		await server?.stop();
+		server = undefined;
 		assertNoKeyLeft(n8n, sandbox.info.keys);
 	});
 });
