@@ -153,6 +153,19 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 			},
 		},
 		{
+			// The content database, read-only: the API itself can only import into it.
+			method: 'GET',
+			pattern: '/__sandbox/content',
+			handler: () =>
+				ok(
+					200,
+					[...world.state.content.values()].map(({ targets, ...term }) => ({
+						...term,
+						targets: Object.fromEntries(targets),
+					})),
+				),
+		},
+		{
 			method: 'PUT',
 			pattern: '/__sandbox/simulation',
 			handler: async ({ req }) => {

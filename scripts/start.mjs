@@ -97,6 +97,13 @@ async function importDemoContent(userFolder, sandbox, env) {
 function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 	const examples = exampleFiles().workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')).name ?? path.basename(file));
 	const credentialNames = Object.values(SANDBOX_CREDENTIALS).map((credential) => `"${credential.name}"`);
+	const mcpServers = exampleFiles()
+		.workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')))
+		.flatMap((workflow) =>
+			workflow.nodes
+				.filter((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')
+				.map((node) => `  - publish "${workflow.name}" and connect an MCP client to ${n8n.url}/mcp/${node.parameters.path} (Streamable HTTP or SSE)`),
+		);
 	const lines = [
 		'',
 		'='.repeat(78),
@@ -118,6 +125,7 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 			: []),
 		`  - create a workflow, add the "Ollang" node, pick "${SANDBOX_CREDENTIALS.owner.name}", list orders, execute the step`,
 		'  - add the "Ollang Trigger", publish the workflow, and watch orders change as the sandbox clock runs',
+		...mcpServers,
 		'  - switch the credential to the member key to see how the API answers a user without roles',
 		'',
 		` Ctrl-C stops ${queue ? 'n8n, its workers, PostgreSQL, Redis' : 'n8n'} and the sandbox.`,

@@ -95,7 +95,7 @@ export class Ollang implements INodeType {
 		version: 1,
 		subtitle: resourceOperationSubtitle(properties),
 		description:
-			'Order translations, subtitles and dubbing from Ollang; manage translation memories, content, folders and uploads; read credit consumption',
+			'Order translations, subtitles and dubbing from Ollang (orders and human reviews spend credits); manage translation memories, content, folders and uploads; read the credit wallet and credit consumption',
 		defaults: { name: 'Ollang' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -58,3 +58,23 @@ describe('GET /integration/custom-instructions/suggestions', () => {
 		}
 	});
 });
+
+describe('GET /__sandbox/content (admin, no API key)', () => {
+	it('answers the content database: each term with its targets by language', async () => {
+		await importContent({ targetLanguage: 'it', translations: [{ sourceText: 'Basket', targetText: 'Carrello', elementId: 'nav.basket', type: 'navigation' }] });
+		await importContent({ targetLanguage: 'es', translations: [{ sourceText: 'Basket', targetText: 'Cesta' }] });
+		const response = await call(sandbox(), 'GET', '/__sandbox/content', { key: null });
+		expect(response.status).toBe(200);
+		expect(response.body).toHaveLength(sandbox().state.content.size);
+		const basket = response.body.find((term: any) => term.sourceText === 'Basket');
+		expect(basket).toEqual({
+			id: expect.any(String),
+			sourceText: 'Basket',
+			elementId: 'nav.basket',
+			type: 'navigation',
+			createdAt: expect.any(String),
+			updatedAt: expect.any(String),
+			targets: { it: { targetText: 'Carrello', updatedAt: expect.any(String) }, es: { targetText: 'Cesta', updatedAt: expect.any(String) } },
+		});
+	});
+});
