@@ -97,7 +97,9 @@ describe('order language pairs, assign and unassign translator', () => {
 		}
 		expect(ordersIn(s, folderId, assignable)).toHaveLength(otherEligible);
 		const assigned = await call(s, 'GET', pairsPath(folderId), { query: { status: 'assigned' } });
-		expect(assigned.body.pairs).toEqual(expect.arrayContaining([expect.objectContaining({ targetLanguage: 'nl', ordersCount: expect.any(Number) })]));
+		const assignedNl = ordersIn(s, folderId, (order) => unassignable(order) && order.targetLanguage === 'nl');
+		expect(assignedNl.length).toBeGreaterThanOrEqual(eligible.length);
+		expect(assigned.body.pairs.filter((pair: any) => pair.targetLanguage === 'nl').reduce((sum: number, pair: any) => sum + pair.ordersCount, 0)).toBe(assignedNl.length);
 
 		// Assigning again finds nothing left to assign.
 		expect((await call(s, 'POST', assignPath(folderId), { body: { translatorId, targetLanguage: 'nl' } })).body).toEqual({ assignedCount: 0 });
