@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
 		description:
-			'The folder document to remove (see List Documents). Its copies in the folder\'s projects go too; orders created before keep the guidance they used.',
+			"The folder document to remove (see List Documents). Its copies in the folder's projects go too; orders created before keep the guidance they used.",
 	},
 ];
 
