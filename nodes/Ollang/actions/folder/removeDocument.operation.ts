@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { folderLocator, forOperation } from '../common/fields';
+import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
-	folderLocator('The folder holding the document'),
+	folderListLocator('The folder holding the document'),
 	{
 		displayName: 'Document ID',
 		name: 'documentId',
