@@ -6,6 +6,7 @@ import { contentRoutes } from './api/content.cts';
 import { folderRoutes } from './api/folders.cts';
 import { memoryRoutes } from './api/memories.cts';
 import { orderRoutes } from './api/orders.cts';
+import { projectRoutes } from './api/projects.cts';
 import { revisionRoutes } from './api/revisions.cts';
 import { uploadRoutes } from './api/uploads.cts';
 import { minutesToMs, SimClock } from './core/clock.cts';
@@ -30,7 +31,7 @@ export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJo
 export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/lifecycle.cts';
 
 /** Every API route of the sandbox (the spec's endpoints plus the public ones it names). */
-export const API_ROUTES: readonly ApiRoute[] = [...orderRoutes, ...revisionRoutes, ...billingRoutes, ...contentRoutes, ...memoryRoutes, ...folderRoutes, ...uploadRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [...orderRoutes, ...revisionRoutes, ...billingRoutes, ...contentRoutes, ...memoryRoutes, ...folderRoutes, ...projectRoutes, ...uploadRoutes];
 
 export const DEFAULT_START_AT = '2026-11-01T12:00:00.000Z';
 

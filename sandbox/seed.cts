@@ -182,6 +182,8 @@ export function seedWorld(world: World, volume: VolumeConfig, startMs: number): 
 	const used = world.state.wallet.usedCredits;
 	world.state.wallet.totalCredits = Math.ceil((used + usdToCredits(500)) / 100_000) * 100_000;
 
+	seedApiUploadsFolder(world);
+
 	const byStatus = {} as Record<SpecOrderStatus, string>;
 	for (const key of fixtureOrders.keys()) if (key.startsWith('status:')) byStatus[key.slice(7) as SpecOrderStatus] = fixture(key);
 	const byType = {} as Record<OrderType, string>;
@@ -296,6 +298,19 @@ function seedTranslators(world: World, rng: Rng): void {
 	}
 }
 
+/** Dashboard label colours; the first is the docs' example. */
+const FOLDER_COLORS = ['#B6B6B6', '#4A90E2', '#F5A623', '#7ED321', '#BD10E0', '#D0021B'] as const;
+
+/**
+ * The account's "API Uploads" folder (type `api`, as in the public docs), made last so that it changes nothing
+ * seeded before it. It starts empty: uploads without a folder still go to the first folder (see the README).
+ */
+function seedApiUploadsFolder(world: World): FolderRecord {
+	const folder: FolderRecord = { id: world.ids.next(world.clock.nowMillis()), name: 'API Uploads', createdAt: world.clock.nowIso(), hexColor: '#B6B6B6', type: 'api' };
+	world.state.folders.set(folder.id, folder);
+	return folder;
+}
+
 function seedFolders(world: World, volume: VolumeConfig, member: UserRecord): FolderRecord[] {
 	const folders: FolderRecord[] = [];
 	for (let i = 0; i < Math.max(3, volume.folders); i++) {
@@ -304,6 +319,8 @@ function seedFolders(world: World, volume: VolumeConfig, member: UserRecord): Fo
 			id: world.ids.next(world.clock.nowMillis()),
 			name: i < FOLDER_NAMES.length ? base : `${base} ${Math.floor(i / FOLDER_NAMES.length) + 1}`,
 			createdAt: world.clock.nowIso(),
+			hexColor: FOLDER_COLORS[i % FOLDER_COLORS.length],
+			type: 'default',
 		};
 		world.state.folders.set(folder.id, folder);
 		folders.push(folder);

@@ -62,10 +62,17 @@ export interface TranslatorRecord {
 	email: string;
 }
 
+export const FOLDER_TYPES = ['default', 'api'] as const;
+export type FolderType = (typeof FOLDER_TYPES)[number];
+
 export interface FolderRecord {
 	id: string;
 	name: string;
 	createdAt: string;
+	/** Label colour in the dashboard, e.g. #B6B6B6. */
+	hexColor: string;
+	/** 'api': the folder uploads land in when no folder is given (the public docs' "API Uploads"). */
+	type: FolderType;
 }
 
 export interface ProjectDocCopy {
@@ -95,6 +102,19 @@ export interface ProjectRecord {
 	/** Copies of the folder's documents, applied when the project was created or the document attached. */
 	docs: ProjectDocCopy[];
 	notes: Array<{ details: string; timeStamp: string }>;
+	/** Subtitle files added with POST /integration/upload/vtt, oldest first. */
+	subtitles: ProjectSubtitle[];
+}
+
+export interface ProjectSubtitle {
+	id: string;
+	name: string;
+	fileName: string;
+	size: number;
+	/** As given; `all` (auto-detect) is stored as the project's source language. */
+	sourceLanguage: string;
+	url: string;
+	createdAt: string;
 }
 
 export interface FolderDocRecord {
@@ -196,6 +216,8 @@ export interface OrderRecord {
 	pricing: OrderPricing;
 	requestorId: string;
 	translatorId: string | null;
+	/** Set by assign-translator-to-orders when a deadline is given; cleared when the translator is unassigned. */
+	translatorDeadline?: string | null;
 	/** 0 until the AI pipeline produced segments; the XLSX export is generated from this count. */
 	segmentCount: number;
 	/** Orders created before the delivery log existed keep an empty deliveryEvents array. */

@@ -14,6 +14,7 @@ import * as customInstruction from './actions/customInstruction';
 import * as folder from './actions/folder';
 import * as memory from './actions/memory';
 import * as order from './actions/order';
+import * as project from './actions/project';
 import * as revision from './actions/revision';
 import { resourceOperationSubtitle } from './actions/common/subtitle';
 import { router } from './actions/router';
@@ -50,7 +51,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Folder',
 				value: 'folder',
-				description: 'Folder documents and translator assignment',
+				description: 'Folders: listing, documents, translator assignment and XLSX export',
 			},
 			{
 				name: 'Memory',
@@ -61,6 +62,11 @@ const properties: INodeProperties[] = [
 				name: 'Order',
 				value: 'order',
 				description: 'Translation, subtitle and dubbing orders',
+			},
+			{
+				name: 'Project',
+				value: 'project',
+				description: 'Projects: the uploaded source files orders are made from',
 			},
 			{
 				name: 'Revision',
@@ -82,6 +88,7 @@ const properties: INodeProperties[] = [
 	...content.description,
 	...memory.description,
 	...folder.description,
+	...project.description,
 	...upload.description,
 	...customInstruction.description,
 ];
@@ -95,7 +102,7 @@ export class Ollang implements INodeType {
 		version: 1,
 		subtitle: resourceOperationSubtitle(properties),
 		description:
-			'Order translations, subtitles and dubbing from Ollang (orders and human reviews spend credits); manage translation memories, content, folders and uploads; read the credit wallet and credit consumption',
+			'Order translations, subtitles and dubbing from Ollang (orders, reruns, QC and human reviews spend credits); manage revisions, translation memories, content, folders, projects and uploads; read the credit wallet and credit consumption',
 		defaults: { name: 'Ollang' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -3,7 +3,7 @@ import { canRead, canWrite } from '../auth.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, Reply } from '../http/server.cts';
 import { optionalGroup, queryInt } from '../http/validation.cts';
-import type { FolderRecord, OrderRecord } from '../types.cts';
+import type { FolderRecord, OrderRecord, ProjectRecord } from '../types.cts';
 
 export function json(status: number, body: unknown): Reply {
 	return { status, body };
@@ -36,21 +36,56 @@ export function findFolder(ctx: ApiContext, need: 'read' | 'write'): FolderRecor
 	return folder;
 }
 
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+/**
+ * A project by id, for reading or writing (its folder's access). The public docs: a malformed id is 400
+ * ("valid MongoDB ObjectId"), an unknown one 404; shape B like the folder routes.
+ */
+export function findProject(ctx: ApiContext, projectId: string, need: 'read' | 'write', field = 'projectId'): ProjectRecord {
+	if (!OBJECT_ID.test(projectId)) throw shapeB(400, [`${field} must be a mongodb id`], 'Bad Request');
+	const project = ctx.world.state.projects.get(projectId);
+	if (!project) throw shapeB(404, 'Project not found');
+	if (!canRead(ctx.user, project.folderId)) throw shapeB(403, 'You do not have access to this project');
+	if (need === 'write' && !canWrite(ctx.user, project.folderId)) throw shapeB(403, 'You do not have write permission on this folder');
+	return project;
+}
+
 const direction = z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(['asc', 'desc']).default('desc'));
+
+/** The paging fields, the same in both query styles: page, take (1 to 50), orderBy (first = default), orderDirection, search. */
+function pagingFields<F extends string>(orderByFields: readonly [F, ...F[]]) {
+	return {
+		page: queryInt({ min: 1, default: 1 }),
+		take: queryInt({ min: 1, max: 50, default: 10 }),
+		orderBy: z.enum(orderByFields).default(orderByFields[0] as never),
+		orderDirection: direction,
+		search: z.string().optional(),
+	};
+}
 
 /** The nested paging query shared by the orders list and consumption (`pageOptions[...]`). */
 export function pageOptionsSchema<F extends string>(orderByFields: readonly [F, ...F[]]) {
-	return optionalGroup(
-		z
-			.object({
-				page: queryInt({ min: 1, default: 1 }),
-				take: queryInt({ min: 1, max: 50, default: 10 }),
-				orderBy: z.enum(orderByFields).default(orderByFields[0] as never),
-				orderDirection: direction,
-				search: z.string().optional(),
-			})
-			.strict(),
-	);
+	return optionalGroup(z.object(pagingFields(orderByFields)).strict());
+}
+
+/** The flat paging query of the folder and project lists (`page`, `take`, `search`, `orderBy`, `orderDirection`); other keys are refused. */
+export function flatPagingSchema<F extends string>(orderByFields: readonly [F, ...F[]]) {
+	return z.object(pagingFields(orderByFields)).strict();
+}
+
+/** One page of a flat-paged list: rows filtered by a case-insensitive partial `search` on the name, sorted and cut. */
+export function flatPage<T extends { id: string; name: string }, F extends string, R>(
+	rows: T[],
+	query: { page: number; take: number; orderBy: F; orderDirection: 'asc' | 'desc'; search?: string },
+	sortKey: (row: T, field: F) => Sortable,
+	view: (row: T) => R,
+): { data: R[]; meta: PageMeta } {
+	const search = query.search?.trim();
+	const matching = search ? rows.filter((row) => containsIgnoringCase(row.name, search)) : rows;
+	sortBy(matching, (row) => sortKey(row, query.orderBy), query.orderDirection);
+	const page = paginate(matching, query.page, query.take);
+	return { data: page.data.map(view), meta: page.meta };
 }
 
 export interface PageMeta {
@@ -71,7 +106,7 @@ export function paginate<T>(items: readonly T[], page: number, take: number): { 
 	};
 }
 
-type Sortable = string | number | boolean | null | undefined;
+export type Sortable = string | number | boolean | null | undefined;
 
 /** Sorts by one key in either direction; ties fall back to the id in the same direction, so pages are stable. */
 export function sortBy<T extends { id: string }>(items: T[], key: (item: T) => Sortable, order: 'asc' | 'desc'): T[] {

@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { canRead } from '../auth.cts';
 import { sourceKindOf } from '../domain/catalog.cts';
+import { assignTranslator } from '../domain/lifecycle.cts';
 import { attachFolderDoc, folderDocView, removeFolderDoc } from '../domain/projects.cts';
+import { generateSegments, type SegmentSheet, uniqueSheetName, writeSegmentSheetsXlsx } from '../domain/segments.cts';
 import { isChunkedWithoutLength, readJsonBody } from '../http/body.cts';
 import { internalServerError, shapeB } from '../http/errors.cts';
 import { parseMultipart, type MultipartForm } from '../http/multipart.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
-import { nonEmptyString, validate } from '../http/validation.cts';
-import { FOLDER_DOC_TYPES } from '../types.cts';
-import { findFolder, json } from './common.cts';
+import { isoDate, nonEmptyString, validate } from '../http/validation.cts';
+import { FOLDER_DOC_TYPES, type FolderRecord, type OrderRecord } from '../types.cts';
+import { findFolder, flatPage, flatPagingSchema, json } from './common.cts';
+import { contentDisposition } from './orders.cts';
 
 export const FOLDER_DOC_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -86,16 +90,149 @@ async function unassignTranslator(ctx: ApiContext): Promise<Reply> {
 	const filter = validate(unassignBody, await readJsonBody(ctx.req));
 	let unassignedCount = 0;
 	for (const order of ctx.world.state.orders.values()) {
-		if (order.folderId !== folder.id || order.translatorId === null || order.status !== 'ongoing') continue;
+		if (order.folderId !== folder.id || !unassignable(order)) continue;
 		if (filter.sourceLanguage !== undefined && order.sourceLanguage !== filter.sourceLanguage) continue;
 		if (filter.targetLanguage !== undefined && order.targetLanguage !== filter.targetLanguage) continue;
 		order.translatorId = null;
+		order.translatorDeadline = null;
 		unassignedCount += 1;
 	}
 	return json(200, { unassignedCount });
 }
 
+/** GET /integration/folder rows (the docs' `projectCount`, not the TS SDK's `ordersCount`). */
+export function folderView(ctx: ApiContext, folder: FolderRecord) {
+	let projectCount = 0;
+	for (const project of ctx.world.state.projects.values()) if (project.folderId === folder.id) projectCount++;
+	return { id: folder.id, name: folder.name, hexColor: folder.hexColor, type: folder.type, createdAt: folder.createdAt, projectCount };
+}
+
+const listFoldersQuery = flatPagingSchema(['id', 'name', 'createdAt']);
+
+/** GET /integration/folder: flat paging; the folders the key can read. */
+function listFolders(ctx: ApiContext): Reply {
+	const query = validate(listFoldersQuery, ctx.query);
+	const folders = [...ctx.world.state.folders.values()].filter((folder) => canRead(ctx.user, folder.id));
+	return json(200, flatPage(folders, query, (folder, field) => folder[field], (folder) => folderView(ctx, folder)));
+}
+
+/** Orders assign-translator acts on: completed, no translator. */
+function assignable(order: OrderRecord): boolean {
+	return order.status === 'completed' && order.translatorId === null;
+}
+
+/** Orders unassign-translator acts on: a translator assigned, ongoing. */
+function unassignable(order: OrderRecord): boolean {
+	return order.status === 'ongoing' && order.translatorId !== null;
+}
+
+const languagePairsQuery = z.object({ status: z.enum(['unassigned', 'assigned']).default('unassigned') }).strict();
+
+/**
+ * GET /integration/folder/{folderId}/order-language-pairs?status=unassigned|assigned -> { pairs: [{ sourceLanguage,
+ * targetLanguage, ordersCount }] }: the language pairs of the orders assign (unassigned) or unassign (assigned)
+ * would act on, sorted by source then target language.
+ */
+function orderLanguagePairs(ctx: ApiContext): Reply {
+	const folder = findFolder(ctx, 'read');
+	const { status } = validate(languagePairsQuery, ctx.query);
+	const eligible = status === 'unassigned' ? assignable : unassignable;
+	const counts = new Map<string, { sourceLanguage: string; targetLanguage: string; ordersCount: number }>();
+	for (const order of ctx.world.state.orders.values()) {
+		if (order.folderId !== folder.id || !eligible(order)) continue;
+		const key = `${order.sourceLanguage}\u0000${order.targetLanguage}`;
+		const pair = counts.get(key) ?? { sourceLanguage: order.sourceLanguage, targetLanguage: order.targetLanguage, ordersCount: 0 };
+		pair.ordersCount += 1;
+		counts.set(key, pair);
+	}
+	const pairs = [...counts.values()].sort(
+		(a, b) => a.sourceLanguage.localeCompare(b.sourceLanguage) || a.targetLanguage.localeCompare(b.targetLanguage),
+	);
+	return json(200, { pairs });
+}
+
+const assignBody = z
+	.object({
+		translatorId: nonEmptyString,
+		deadline: isoDate.optional(),
+		sourceLanguage: nonEmptyString.optional(),
+		targetLanguage: nonEmptyString.optional(),
+	})
+	.strict();
+
+/**
+ * POST /integration/folder/{folderId}/assign-translator-to-orders -> 200 { assignedCount }: every eligible order
+ * (completed, no translator) matching the optional language filters gets the translator and goes back to work.
+ */
+async function assignTranslatorToOrders(ctx: ApiContext): Promise<Reply> {
+	const folder = findFolder(ctx, 'write');
+	const body = validate(assignBody, await readJsonBody(ctx.req));
+	if (!ctx.world.state.translators.some((translator) => translator.id === body.translatorId)) {
+		throw shapeB(400, ['translatorId must reference an existing translator'], 'Bad Request');
+	}
+	const deadline = body.deadline === undefined ? null : new Date(body.deadline).toISOString();
+	let assignedCount = 0;
+	for (const order of [...ctx.world.state.orders.values()]) {
+		if (order.folderId !== folder.id || !assignable(order)) continue;
+		if (body.sourceLanguage !== undefined && order.sourceLanguage !== body.sourceLanguage) continue;
+		if (body.targetLanguage !== undefined && order.targetLanguage !== body.targetLanguage) continue;
+		assignTranslator(ctx.world, order, body.translatorId, deadline);
+		assignedCount += 1;
+	}
+	return json(200, { assignedCount });
+}
+
+const exportBody = z
+	.object({
+		folderIds: z.array(nonEmptyString).min(1),
+		targetLanguages: z.array(nonEmptyString),
+	})
+	.strict();
+
+/**
+ * POST /integration/folder/export-xlsx -> one workbook, one sheet per order with segment data in the folders
+ * (in the order given; orders oldest first) whose target language is listed (an empty list: every language).
+ * Sheets are named `{OrderName} - {lang}`, cut to 31 characters and made unique.
+ */
+async function exportFoldersXlsx(ctx: ApiContext): Promise<Reply> {
+	const body = validate(exportBody, await readJsonBody(ctx.req));
+	const folderIds = [...new Set(body.folderIds)];
+	for (const folderId of folderIds) findFolder({ ...ctx, params: { folderId } }, 'read');
+	const languages = new Set(body.targetLanguages.map((language) => language.toLowerCase()));
+	const orders = [...ctx.world.state.orders.values()]
+		.filter((order) => folderIds.includes(order.folderId) && order.segmentCount > 0)
+		.filter((order) => languages.size === 0 || languages.has(order.targetLanguage.toLowerCase()))
+		.sort((a, b) => folderIds.indexOf(a.folderId) - folderIds.indexOf(b.folderId) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	if (orders.length === 0) {
+		throw shapeB(500, `No segment data found for folders ${folderIds.join(', ')} and target languages ${body.targetLanguages.join(', ') || '(all)'}`);
+	}
+	const taken = new Set<string>();
+	const seed = ctx.world.seed;
+	function* sheets(): Generator<SegmentSheet> {
+		for (const order of orders) {
+			yield {
+				name: uniqueSheetName(`${order.name} - ${order.targetLanguage}`, taken),
+				targetLanguage: order.targetLanguage,
+				segments: generateSegments(seed, order.id, order.segmentCount),
+			};
+		}
+	}
+	const fileName = `bulk_export_${ctx.world.clock.nowIso().slice(0, 10)}.xlsx`;
+	return {
+		status: 200,
+		headers: {
+			'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+			'content-disposition': contentDisposition(fileName),
+		},
+		stream: (out) => writeSegmentSheetsXlsx(out, sheets()),
+	};
+}
+
 export const folderRoutes: ApiRoute[] = [
+	{ method: 'GET', pattern: '/integration/folder', auth: 'C', handler: listFolders },
+	{ method: 'POST', pattern: '/integration/folder/export-xlsx', auth: 'C', handler: exportFoldersXlsx },
+	{ method: 'GET', pattern: '/integration/folder/:folderId/order-language-pairs', auth: 'C', handler: orderLanguagePairs },
+	{ method: 'POST', pattern: '/integration/folder/:folderId/assign-translator-to-orders', auth: 'C', handler: assignTranslatorToOrders },
 	{ method: 'GET', pattern: '/integration/folder/:folderId/docs', auth: 'C', handler: listFolderDocs },
 	{ method: 'POST', pattern: '/integration/folder/:folderId/docs', auth: 'C', handler: attachByUrl },
 	{ method: 'POST', pattern: '/integration/folder/:folderId/docs/upload', auth: 'C', handler: uploadFolderDoc },

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { canWrite } from '../auth.cts';
 import { sourceKindOf } from '../domain/catalog.cts';
-import { createProject } from '../domain/projects.cts';
+import { addProjectSubtitle, createProject } from '../domain/projects.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { nonEmptyString, validate } from '../http/validation.cts';
 import type { FolderRecord } from '../types.cts';
-import { json } from './common.cts';
+import { findProject, json } from './common.cts';
 import { readUpload, textFields, uploadedFile } from './folders.cts';
 
 /** Direct uploads are counted, not stored; the limit only guards against runaway clients. */
 const DIRECT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024 * 1024;
 
-const noteList = z.array(z.object({ details: z.string(), timeStamp: z.string() }).strict());
+export const noteList = z.array(z.object({ details: z.string(), timeStamp: z.string() }).strict());
 
 const directUploadFields = z
 	.object({
@@ -47,7 +47,7 @@ const directUrlBody = z
 	.strict();
 
 /** Uploads without a folder land in the account's first folder (the seeded "General"). */
-function targetFolder(ctx: ApiContext, folderId: string | undefined): FolderRecord {
+export function targetFolder(ctx: ApiContext, folderId: string | undefined): FolderRecord {
 	const id = folderId === undefined || folderId === '' ? ctx.world.fixtures.folders.writable : folderId;
 	const folder = ctx.world.state.folders.get(id);
 	if (!folder) throw shapeB(404, 'Folder not found');
@@ -87,7 +87,39 @@ async function uploadFromUrl(ctx: ApiContext): Promise<Reply> {
 	return json(201, { projectId: project.id });
 }
 
+/** The public docs' limit for a VTT upload. */
+export const VTT_MAX_BYTES = 1024 * 1024 * 1024;
+
+const vttFields = z
+	.object({
+		projectId: nonEmptyString,
+		name: nonEmptyString,
+		// Optional; `all` asks for detection. A language code otherwise (the docs list codes such as es-mx, zh-tw).
+		sourceLanguage: z.preprocess(
+			(value) => (value === '' ? undefined : value),
+			z.string().trim().regex(/^(all|[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)$/, 'must be a language code or all').optional(),
+		),
+	})
+	.strict();
+
+/**
+ * POST /integration/upload/vtt (multipart: file (.vtt), projectId, name, sourceLanguage?) -> 201 { projectId }:
+ * the subtitle file is added to the project's documents.
+ */
+async function vttUpload(ctx: ApiContext): Promise<Reply> {
+	const form = await readUpload(ctx, VTT_MAX_BYTES, 'File too large: a VTT file may be at most 1 GB');
+	const fields = validate(vttFields, textFields(form));
+	const file = form.files.find((part) => part.field === 'file');
+	if (!file || !file.filename || !/\.vtt$/i.test(file.filename) || file.filename.length <= 4) {
+		throw shapeB(400, 'Unsupported file type: only .vtt files can be uploaded here');
+	}
+	const project = findProject(ctx, fields.projectId, 'write');
+	addProjectSubtitle(ctx.world, project, { name: fields.name, fileName: file.filename, size: file.size, sourceLanguage: fields.sourceLanguage });
+	return json(201, { projectId: project.id });
+}
+
 export const uploadRoutes: ApiRoute[] = [
+	{ method: 'POST', pattern: '/integration/upload/vtt', auth: 'C', handler: vttUpload },
 	{ method: 'POST', pattern: '/integration/upload/direct', auth: 'C', handler: directUpload },
 	{ method: 'POST', pattern: '/integration/upload/direct-url', auth: 'C', handler: uploadFromUrl },
 ];

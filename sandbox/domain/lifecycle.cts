@@ -349,6 +349,20 @@ export function requestHumanReview(world: World, order: OrderRecord): void {
 	scheduleNext(world, order);
 }
 
+/**
+ * assign-translator-to-orders: a completed order without a translator goes back to work with the client's chosen
+ * translator (ongoing, so unassign-translator can take it back), then follows the review steps: translator
+ * delivery (qualityCheck), LSP approval (completed), delivery. The level and the price do not change.
+ */
+export function assignTranslator(world: World, order: OrderRecord, translatorId: string, deadline: string | null): void {
+	order.translatorId = translatorId;
+	order.translatorDeadline = deadline;
+	order.status = 'ongoing';
+	order.reviewGateEnteredAt = null;
+	cancelPlan(order, reviewPlan(world));
+	scheduleNext(world, order);
+}
+
 /** Returns the refunded amount in credits. */
 export function cancelHumanReview(world: World, order: OrderRecord): number {
 	const refund = reviewCostCredits(order.pricing);

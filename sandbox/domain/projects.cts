@@ -1,4 +1,4 @@
-import type { FolderDocRecord, FolderDocType, FolderRecord, ProjectRecord, SourceKind } from '../types.cts';
+import type { FolderDocRecord, FolderDocType, FolderRecord, ProjectRecord, ProjectSubtitle, SourceKind } from '../types.cts';
 import type { World } from '../world.cts';
 import { sourceKindOf } from './catalog.cts';
 
@@ -46,6 +46,7 @@ export function createProject(world: World, input: NewProject, content?: { durat
 		},
 		docs: [],
 		notes: input.notes ?? [],
+		subtitles: [],
 	};
 	world.state.projects.set(id, project);
 	for (const doc of world.state.folderDocs.values()) {
@@ -121,4 +122,104 @@ export function folderDocView(doc: FolderDocRecord) {
 		createdAt: doc.createdAt,
 		updatedAt: doc.updatedAt,
 	};
+}
+
+/** Project document types are snake_case (public notes §5.12); folder-document copies keep their folder type. */
+const SOURCE_DOC_TYPES: Readonly<Record<SourceKind, string>> = {
+	video: 'source_video',
+	audio: 'source_audio',
+	document: 'source_document',
+	subtitle: 'source_srt',
+};
+
+/** Orders made from a project. */
+export function ordersCountOf(world: World, projectId: string): number {
+	let count = 0;
+	for (const order of world.state.orders.values()) if (order.projectId === projectId) count++;
+	return count;
+}
+
+/** GET /integration/project rows. */
+export function projectSummary(world: World, project: ProjectRecord) {
+	return {
+		id: project.id,
+		name: project.name,
+		sourceLanguage: project.sourceLanguage,
+		createdAt: project.createdAt,
+		folderId: project.folderId,
+		ordersCount: ordersCountOf(world, project.id),
+	};
+}
+
+/** GET /integration/project/{projectId}: the summary plus projectDocs (the source, folder-document copies, subtitles). */
+export function projectView(world: World, project: ProjectRecord) {
+	const { source } = project;
+	const sourceDoc = {
+		// The project's id with another tail: stable, and never another record's id (their tails come from the seed).
+		id: `${project.id.slice(0, 18)}f0f0f0`,
+		name: source.fileName,
+		url: source.url,
+		type: SOURCE_DOC_TYPES[source.kind],
+		size: source.size,
+		...(source.durationSec !== undefined && source.kind !== 'document' ? { duration: source.durationSec } : {}),
+		...(source.wordCount !== undefined && source.kind === 'document' ? { wordCount: source.wordCount } : {}),
+		sourceLanguage: project.sourceLanguage,
+		createdAt: project.createdAt,
+		updatedAt: project.createdAt,
+		projectId: project.id,
+		folderId: project.folderId,
+	};
+	const copies = project.docs.map((copy) => ({
+		id: copy.id,
+		name: copy.name,
+		url: copy.url,
+		type: copy.type,
+		sourceLanguage: project.sourceLanguage,
+		createdAt: world.state.folderDocs.get(copy.folderDocId)?.createdAt ?? project.createdAt,
+		updatedAt: world.state.folderDocs.get(copy.folderDocId)?.updatedAt ?? project.createdAt,
+		projectId: project.id,
+		folderId: project.folderId,
+	}));
+	const subtitles = project.subtitles.map((subtitle) => ({
+		id: subtitle.id,
+		name: subtitle.name,
+		url: subtitle.url,
+		type: 'source_vtt',
+		size: subtitle.size,
+		sourceLanguage: subtitle.sourceLanguage,
+		createdAt: subtitle.createdAt,
+		updatedAt: subtitle.createdAt,
+		projectId: project.id,
+		folderId: project.folderId,
+	}));
+	return {
+		id: project.id,
+		name: project.name,
+		sourceLanguage: project.sourceLanguage,
+		createdAt: project.createdAt,
+		folderId: project.folderId,
+		projectDocs: [sourceDoc, ...copies, ...subtitles],
+		ordersCount: ordersCountOf(world, project.id),
+	};
+}
+
+/** A VTT added to a project: `all` (auto-detect) takes the project's source language. */
+export function addProjectSubtitle(
+	world: World,
+	project: ProjectRecord,
+	input: { name: string; fileName: string; size: number; sourceLanguage?: string },
+): ProjectSubtitle {
+	const id = world.ids.next(world.clock.nowMillis());
+	const language = input.sourceLanguage === undefined || input.sourceLanguage.toLowerCase() === 'all' ? project.sourceLanguage : input.sourceLanguage;
+	const subtitle: ProjectSubtitle = {
+		id,
+		name: input.name,
+		fileName: input.fileName,
+		size: input.size,
+		sourceLanguage: language,
+		url: `${world.fileBaseUrl}/projects/${project.id}/subtitles/${id}/${encodeURIComponent(input.fileName)}`,
+		createdAt: world.clock.nowIso(),
+	};
+	project.subtitles.push(subtitle);
+	return subtitle;
 }

@@ -61,20 +61,50 @@ function capitalize(text: string): string {
 export const XLSX_HEADERS = ['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES'] as const;
 const ROWS_BETWEEN_DRAIN_CHECKS = 500;
 
-/** Streams a workbook with exceljs's streaming writer; waits when the client reads slower than rows are made. */
+export interface SegmentSheet {
+	name: string;
+	targetLanguage: string;
+	segments: Iterable<Segment>;
+}
+
+/** Streams a one-sheet workbook (the order export). */
 export async function writeSegmentsXlsx(out: Writable, targetLanguage: string, segments: Iterable<Segment>): Promise<void> {
+	await writeSegmentSheetsXlsx(out, [{ name: 'Segments', targetLanguage, segments }]);
+}
+
+/**
+ * Streams a workbook with exceljs's streaming writer, one sheet after another (each with the export's columns);
+ * waits when the client reads slower than rows are made.
+ */
+export async function writeSegmentSheetsXlsx(out: Writable, sheets: Iterable<SegmentSheet>): Promise<void> {
 	const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-	const sheet = workbook.addWorksheet('Segments');
-	sheet.addRow([...XLSX_HEADERS, targetLanguage]).commit();
 	let rows = 0;
-	for (const segment of segments) {
-		sheet.addRow([segment.number, segment.timecode, segment.speaker, segment.source, segment.target]).commit();
-		rows += 1;
-		if (rows % ROWS_BETWEEN_DRAIN_CHECKS === 0) {
-			if (out.destroyed) throw new Error('the client went away during the export');
-			if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+	for (const { name, targetLanguage, segments } of sheets) {
+		const sheet = workbook.addWorksheet(name);
+		sheet.addRow([...XLSX_HEADERS, targetLanguage]).commit();
+		for (const segment of segments) {
+			sheet.addRow([segment.number, segment.timecode, segment.speaker, segment.source, segment.target]).commit();
+			rows += 1;
+			if (rows % ROWS_BETWEEN_DRAIN_CHECKS === 0) {
+				if (out.destroyed) throw new Error('the client went away during the export');
+				if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+			}
 		}
+		sheet.commit();
 	}
-	sheet.commit();
 	await workbook.commit();
+}
+
+/** Excel's sheet-name rules: at most 31 characters, none of : \\ / ? * [ ]; names are unique (case-insensitive). */
+export const MAX_SHEET_NAME_LENGTH = 31;
+
+export function uniqueSheetName(wanted: string, taken: Set<string>): string {
+	const clean = wanted.replace(/[:\\/?*[\]]/g, '_').trim() || 'Sheet';
+	let name = clean.slice(0, MAX_SHEET_NAME_LENGTH);
+	for (let n = 2; taken.has(name.toLowerCase()); n++) {
+		const suffix = ` (${n})`;
+		name = clean.slice(0, MAX_SHEET_NAME_LENGTH - suffix.length) + suffix;
+	}
+	taken.add(name.toLowerCase());
+	return name;
 }

@@ -1,8 +1,10 @@
-import { binaryInputItem } from '../harness/engine.cts';
-import { byId, failure, run, useSandbox } from './setup.cts';
+import ExcelJS from 'exceljs';
+import { binaryInputItem, readBinary } from '../harness/engine.cts';
+import { byId, failure, run, startStub, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox();
 const MISSING = 'cccccccccccccccccccccccc';
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const folderOp = (operation: string, folderId: string, extra: Record<string, unknown> = {}) => ({
 	resource: 'folder',
 	operation,
@@ -201,5 +203,160 @@ describe('Folder > Remove Document', () => {
 
 		expect(error.message).toBe("Invalid Document ID (item 0): the ID must not contain '/'");
 		expect(sandbox().requests.count()).toBe(0);
+	});
+});
+
+describe('Folder > Get Many', () => {
+	it('Return All lists every folder (flat paging), with colour, type and project count', async () => {
+		const s = sandbox();
+		const result = await run(s, { resource: 'folder', operation: 'getMany', returnAll: true, options: { pageSize: 2, orderBy: 'name', orderDirection: 'asc' } });
+
+		const names = [...s.state.folders.values()].map((folder) => folder.name).sort();
+		expect(result.json.map((row) => row.name)).toEqual(names);
+		const general = result.json.find((row) => row.id === s.fixtures.folders.writable);
+		expect(general).toEqual({
+			id: s.fixtures.folders.writable,
+			name: 'General',
+			hexColor: expect.stringMatching(/^#/),
+			type: 'default',
+			createdAt: expect.any(String),
+			projectCount: [...s.state.projects.values()].filter((project) => project.folderId === s.fixtures.folders.writable).length,
+		});
+	});
+
+	it('search by part of the name; the member does not see a folder hidden from it', async () => {
+		const s = sandbox();
+		const searched = await run(s, { resource: 'folder', operation: 'getMany', returnAll: true, filters: { search: 'api up' } });
+		const member = await run(s, { resource: 'folder', operation: 'getMany', returnAll: false, limit: 50 }, { key: 'member' });
+
+		expect(searched.json.map((row) => row.type)).toEqual(['api']);
+		expect(member.json.map((row) => row.id)).not.toContain(s.fixtures.folders.hiddenFromMember);
+		expect(member.json).toHaveLength(s.state.folders.size - 1);
+	});
+});
+
+describe('Folder > Get Order Language Pairs and Assign Translator', () => {
+	const assignable = (folderId: string) =>
+		[...sandbox().state.orders.values()].filter((order) => order.folderId === folderId && order.status === 'completed' && order.translatorId === null);
+
+	it('outputs one item per pair; a bare array answer is read too', async () => {
+		const s = sandbox();
+		const folderId = s.fixtures.folders.writable;
+		s.simulate.createOrders(2, { status: 'completed', level: 0, targetLanguage: 'ko', progress: false });
+		const result = await run(s, folderOp('getOrderLanguagePairs', folderId));
+
+		const pairs = new Set(assignable(folderId).map((order) => `${order.sourceLanguage}>${order.targetLanguage}`));
+		expect(result.json.map((pair) => `${pair.sourceLanguage}>${pair.targetLanguage}`).sort()).toEqual([...pairs].sort());
+		expect(result.json[0]).toMatchObject({ folderId, status: 'unassigned', ordersCount: expect.any(Number) });
+
+		const stub = await startStub((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify([{ sourceLanguage: 'en', targetLanguage: 'fr', ordersCount: 3 }]));
+		});
+		try {
+			const bare = await run(s, folderOp('getOrderLanguagePairs', folderId, { status: 'assigned' }), { baseUrl: stub.baseUrl });
+			expect(bare.json).toEqual([{ folderId, status: 'assigned', sourceLanguage: 'en', targetLanguage: 'fr', ordersCount: 3 }]);
+			expect(stub.requests[0].url).toBe(`/integration/folder/${folderId}/order-language-pairs?status=assigned`);
+		} finally {
+			await stub.close();
+		}
+	});
+
+	it('assigns the translator to the eligible orders of one pair, with a deadline; sent once', async () => {
+		const s = sandbox();
+		const folderId = s.fixtures.folders.writable;
+		const translatorId = s.state.translators[2].id;
+		const created = s.simulate.createOrders(2, { status: 'completed', level: 0, targetLanguage: 'tr', progress: false });
+		const eligible = assignable(folderId).filter((order) => order.targetLanguage === 'tr');
+		s.requests.reset();
+
+		const result = await run(
+			s,
+			folderOp('assignTranslator', folderId, { translatorId, additionalFields: { targetLanguage: 'tr', deadline: '2026-11-15T18:00:00' } }),
+		);
+
+		expect(result.json).toEqual([{ folderId, translatorId, assignedCount: eligible.length }]);
+		expect(s.requests.count({ method: 'POST' })).toBe(1);
+		for (const order of created) expect(order).toMatchObject({ translatorId, status: 'ongoing', translatorDeadline: '2026-11-15T18:00:00.000Z' });
+		// Unassign Translator acts on exactly what Assign Translator set going.
+		const unassigned = await run(s, folderOp('unassignTranslator', folderId, { filters: { targetLanguage: 'tr' } }));
+		expect(Number(unassigned.json[0].unassignedCount)).toBeGreaterThanOrEqual(created.length);
+		for (const order of created) expect(order.translatorId).toBeNull();
+	});
+
+	it('refuses an invalid deadline and an empty translator before any request', async () => {
+		const folderId = sandbox().fixtures.folders.writable;
+		sandbox().requests.reset();
+		const deadline = failure(await run(sandbox(), folderOp('assignTranslator', folderId, { translatorId: 'abc', additionalFields: { deadline: 'next Friday' } })));
+		expect(deadline.message).toBe('Invalid Deadline (item 0): "next Friday" is not a valid ISO 8601 date (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)');
+		// By expression: n8n itself stops a required field left empty in the editor.
+		const translator = failure(await run(sandbox(), folderOp('assignTranslator', folderId, { translatorId: '={{ " " }}' })));
+		expect(translator.message).toBe('Invalid Translator ID (item 0): must not be empty');
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('the API\'s 400 for an unknown translator, in its words', async () => {
+		const error = failure(await run(sandbox(), folderOp('assignTranslator', sandbox().fixtures.folders.writable, { translatorId: MISSING })));
+		expect(error.httpCode).toBe('400');
+		expect(error.message).toContain('translatorId must reference an existing translator');
+	});
+});
+
+describe('Folder > Export XLSX', () => {
+	it('downloads one workbook with a sheet per order and language; read back with exceljs', async () => {
+		const s = sandbox();
+		const folderId = s.fixtures.folders.readOnlyForMember;
+		const orders = [...s.state.orders.values()]
+			.filter((order) => order.folderId === folderId && order.segmentCount > 0)
+			.sort((a, b) => (a.id < b.id ? -1 : 1));
+
+		const result = await run(s, { resource: 'folder', operation: 'exportXlsx', folderIds: [folderId], targetLanguages: [], binaryPropertyName: 'sheet' }, { key: 'member' });
+
+		const fileName = `bulk_export_${s.clock.now().toISOString().slice(0, 10)}.xlsx`;
+		expect(result.json[0]).toMatchObject({ folderIds: [folderId], targetLanguages: [], fileName, mimeType: XLSX });
+		const bytes = await readBinary(result.items[0], 'sheet');
+		expect(result.json[0].fileSize).toBe(bytes.length);
+		const workbook = new ExcelJS.Workbook();
+		await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+		expect(orders.length).toBeGreaterThan(1);
+		expect(workbook.worksheets.map((sheet) => sheet.name)).toHaveLength(orders.length);
+		workbook.worksheets.forEach((sheet, index) => {
+			expect(sheet.name.length).toBeLessThanOrEqual(31);
+			expect(`${orders[index].name} - ${orders[index].targetLanguage}`.startsWith(sheet.name.replace(/ \(\d+\)$/, '').slice(0, 20))).toBe(true);
+			expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', orders[index].targetLanguage]);
+			expect(sheet.rowCount).toBe(orders[index].segmentCount + 1);
+		});
+	});
+
+	it('folder IDs and languages may come comma-separated from an expression; only those languages are exported', async () => {
+		const s = sandbox();
+		const folders = [s.fixtures.folders.readOnlyForMember, s.fixtures.folders.hiddenFromMember];
+		const orders = [...s.state.orders.values()].filter((order) => folders.includes(order.folderId) && order.segmentCount > 0 && ['fr', 'de'].includes(order.targetLanguage));
+
+		const result = await run(s, {
+			resource: 'folder',
+			operation: 'exportXlsx',
+			folderIds: `={{ ${JSON.stringify(folders.join(', '))} }}`,
+			targetLanguages: ['fr', 'de'],
+		});
+
+		const workbook = new ExcelJS.Workbook();
+		await workbook.xlsx.load((await readBinary(result.items[0], 'data')) as unknown as ArrayBuffer);
+		expect(orders.length).toBeGreaterThan(0);
+		expect(workbook.worksheets).toHaveLength(orders.length);
+		expect(result.json[0].folderIds).toEqual(folders);
+	});
+
+	it('refuses no folders before any request; the API\'s 500 for no segment data is not retried', async () => {
+		sandbox().requests.reset();
+		const none = failure(await run(sandbox(), { resource: 'folder', operation: 'exportXlsx', folderIds: '={{ [] }}', targetLanguages: ['fr'] }));
+		expect(none.message).toBe('Invalid Folder Names or IDs (item 0): give at least one folder');
+		expect(sandbox().requests.count()).toBe(0);
+
+		const empty = failure(await run(sandbox(), { resource: 'folder', operation: 'exportXlsx', folderIds: [sandbox().fixtures.folders.writable], targetLanguages: ['xx'] }));
+		expect(empty.httpCode).toBe('500');
+		expect(empty.message).toContain('No segment data found');
+		expect(empty.description).toContain('segment data');
+		expect(sandbox().requests.count()).toBe(1);
 	});
 });

@@ -34,7 +34,7 @@ describe('node description', () => {
 
 		expect(optionsOf(resourceProperty).map((option) => option.value).sort()).toEqual(Object.keys(resources).sort());
 		expect(offered.sort()).toEqual(implemented.sort());
-		expect(offered).toHaveLength(32);
+		expect(offered).toHaveLength(40);
 		for (const key of offered) {
 			const [resource, operation] = key.split('.');
 			expect(findOperation(resource, operation)).toBeDefined();
@@ -104,6 +104,27 @@ describe('resource locators: list search', () => {
 		expect(all.results.map((result) => result.value).sort()).toEqual([...sandbox().state.memories.keys()].sort());
 		expect(filtered.results).toEqual([{ name: expect.stringMatching(/^Legal Glossary \(\d+ units\)$/), value: sandbox().fixtures.memories[1] }]);
 		expect(options.map((option) => option.value)).toEqual(all.results.map((result) => result.value));
+	});
+
+	it('lists projects and folders page by page, newest first, searched by part of the name', async () => {
+		const context = await loadOptionsContext('member');
+		const { fixtures, state } = sandbox();
+		const projects = await methods.listSearch.searchProjects.call(context);
+		const folders = await methods.listSearch.searchFolders.call(context);
+
+		const readable = [...state.projects.values()].filter((project) => project.folderId !== fixtures.folders.hiddenFromMember);
+		expect(projects.results.map((result) => result.value).sort()).toEqual(readable.map((project) => project.id).sort());
+		expect(projects.paginationToken).toBeUndefined();
+		expect(folders.results.map((result) => result.value)).not.toContain(fixtures.folders.hiddenFromMember);
+		expect(folders.results.find((result) => result.value === fixtures.folders.writable)?.name).toMatch(/^General \(\d+ projects\)$/);
+
+		const target = state.projects.get(fixtures.projects.writable)!;
+		const searched = await methods.listSearch.searchProjects.call(context, target.name.toUpperCase());
+		expect(searched.results).toEqual([{ name: `${target.name} (${target.sourceLanguage})`, value: target.id }]);
+		const general = await methods.listSearch.searchFolders.call(context, 'genera');
+		expect(general.results.map((result) => result.value)).toEqual([fixtures.folders.writable]);
+		const options = await methods.loadOptions.getFolders.call(context);
+		expect(options.map((option) => option.name)).toEqual(folders.results.map((result) => String(result.name).replace(/ \(\d+ projects\)$/, '')).sort());
 	});
 
 	it('a wrong key fails the search with the API\'s 401', async () => {

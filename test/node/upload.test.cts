@@ -1,5 +1,5 @@
 import { binaryInputItem } from '../harness/engine.cts';
-import { failure, run, startStub, useSandbox } from './setup.cts';
+import { byId, failure, run, startStub, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox();
 
@@ -148,5 +148,69 @@ describe('Upload > Upload from URL', () => {
 		const error = failure(await run(sandbox(), fromUrl({ additionalFields: { fileName: 'data.bin' } })));
 
 		expect(error.message).toBe('The Ollang API answered 400 Bad Request: Unsupported file type');
+	});
+});
+
+describe('Upload > Upload VTT', () => {
+	const VTT = 'WEBVTT\n\n00:00:01.000 --> 00:00:03.500\nWelcome back.\n';
+	const uploadVtt = (extra: Record<string, unknown> = {}) => ({
+		resource: 'upload',
+		operation: 'uploadVtt',
+		projectId: { __rl: true, mode: 'list', value: sandbox().fixtures.projects.writable },
+		binaryPropertyName: 'data',
+		name: 'English subtitles',
+		...extra,
+	});
+
+	it('adds the .vtt file of a binary field to the project, sent once as multipart', async () => {
+		const s = sandbox();
+		const project = s.state.projects.get(s.fixtures.projects.writable)!;
+		s.requests.reset();
+
+		const result = await run(s, uploadVtt({ additionalFields: { sourceLanguage: 'en' } }), {
+			items: [binaryInputItem(VTT, { fileName: 'episode-01.vtt', mimeType: 'text/vtt' })],
+		});
+
+		expect(result.json).toEqual([{ projectId: project.id, name: 'English subtitles', fileName: 'episode-01.vtt', fileSize: Buffer.byteLength(VTT), sourceLanguage: 'en' }]);
+		expect(s.requests.count({ method: 'POST', path: '/integration/upload/vtt' })).toBe(1);
+		expect(project.subtitles.at(-1)).toMatchObject({ name: 'English subtitles', fileName: 'episode-01.vtt', size: Buffer.byteLength(VTT), sourceLanguage: 'en' });
+	});
+
+	it('without a source language the service detects it ("all" works too); a File Name overrides the binary\'s', async () => {
+		const s = sandbox();
+		const project = s.state.projects.get(s.fixtures.projects.writable)!;
+		const result = await run(s, uploadVtt({ name: 'Detected', additionalFields: { fileName: 'renamed.VTT' } }), {
+			items: [binaryInputItem(VTT, { fileName: 'download.txt', mimeType: 'text/plain' })],
+		});
+
+		expect(result.json[0]).toMatchObject({ projectId: project.id, fileName: 'renamed.VTT' });
+		expect(result.json[0].sourceLanguage).toBeUndefined();
+		expect(project.subtitles.at(-1)).toMatchObject({ name: 'Detected', fileName: 'renamed.VTT', sourceLanguage: project.sourceLanguage });
+	});
+
+	it('refuses a file that is not .vtt before any request', async () => {
+		sandbox().requests.reset();
+		const error = failure(await run(sandbox(), uploadVtt(), { items: [binaryInputItem('1\n00:00:01,000 --> 00:00:02,000\nHi\n', { fileName: 'episode.srt' })] }));
+
+		expect(error.message).toBe(
+			'Invalid Input Binary Field file name (item 0): "episode.srt" is not a .vtt file; this operation uploads WebVTT subtitles only (use Upload File for other files)',
+		);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('the API\'s 404 for an unknown project and 403 for a project the member may only read', async () => {
+		const missing = failure(
+			await run(sandbox(), uploadVtt({ projectId: byId('cccccccccccccccccccccccc') }), { items: [binaryInputItem(VTT, { fileName: 'a.vtt' })] }),
+		);
+		expect(missing.httpCode).toBe('404');
+		expect(missing.message).toContain('Project not found');
+
+		const readOnly = failure(
+			await run(sandbox(), uploadVtt({ projectId: byId(sandbox().fixtures.projects.readOnlyForMember) }), {
+				items: [binaryInputItem(VTT, { fileName: 'a.vtt' })],
+				key: 'member',
+			}),
+		);
+		expect(readOnly.httpCode).toBe('403');
 	});
 });

@@ -82,6 +82,8 @@ function count<T>(values: Iterable<T>, test: (value: T) => boolean): number {
 }
 
 const orderById = { orderId: byId(fromJson('orderId')) };
+/** Two folders the owner may write, one per item of a run. */
+const assignFolders = (sandbox: Sandbox) => [sandbox.fixtures.folders.writable, sandbox.fixtures.folders.all[3]];
 const writableFolder = (sandbox: Sandbox) => byId(sandbox.fixtures.folders.writable);
 
 export const READS: OperationCase[] = [
@@ -159,6 +161,37 @@ export const READS: OperationCase[] = [
 		kind: 'read',
 		parameters: (sandbox) => node('folder', 'listDocuments', { folderId: writableFolder(sandbox), returnAll: true }),
 		item: () => jsonItem({}),
+	},
+	{
+		name: 'folder.getMany',
+		kind: 'read',
+		// Three pages of two, flat paging: faults land on page 1 and on the concurrent pages.
+		parameters: () => node('folder', 'getMany', { returnAll: true, options: { pageSize: 2 } }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'folder.getOrderLanguagePairs',
+		kind: 'read',
+		parameters: (sandbox) => node('folder', 'getOrderLanguagePairs', { folderId: writableFolder(sandbox), status: 'unassigned' }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'folder.exportXlsx',
+		kind: 'read',
+		parameters: (sandbox) => node('folder', 'exportXlsx', { folderIds: [sandbox.fixtures.folders.readOnlyForMember], targetLanguages: ['fr', 'de', 'es'] }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'project.getMany',
+		kind: 'read',
+		parameters: () => node('project', 'getMany', { returnAll: true, options: { pageSize: 5 } }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'project.get',
+		kind: 'read',
+		parameters: () => node('project', 'get', { projectId: byId(fromJson('projectId')) }),
+		item: async (sandbox) => ({ json: { projectId: sandbox.fixtures.projects.writable } }),
 	},
 ];
 
@@ -333,6 +366,49 @@ export const ACTIONS: OperationCase[] = [
 		item: async (_sandbox, marker) =>
 			binaryInputItem(`term;translation\n${marker};${marker}`, { fileName: 'glossary.txt', mimeType: 'text/plain', json: { marker } }),
 		applied: (sandbox, json) => count(sandbox.state.folderDocs.values(), (doc) => doc.name === json.marker),
+	},
+	{
+		name: 'project.createFromUrl',
+		kind: 'action',
+		parameters: () => node('project', 'createFromUrl', { url: fromJson('url'), name: fromJson('marker'), sourceLanguage: 'en' }),
+		item: async (_sandbox, marker) => ({ json: { marker, url: `https://media.example.com/${marker}.mp4` } }),
+		applied: (sandbox, json) => count(sandbox.state.projects.values(), (project) => project.name === json.marker),
+	},
+	{
+		name: 'upload.uploadVtt',
+		kind: 'action',
+		parameters: (sandbox) =>
+			node('upload', 'uploadVtt', { projectId: byId(sandbox.fixtures.projects.writable), binaryPropertyName: 'data', name: fromJson('marker') }),
+		item: async (_sandbox, marker) =>
+			binaryInputItem(`WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${marker}\n`, { fileName: 'subtitles.vtt', mimeType: 'text/vtt', json: { marker } }),
+		applied: (sandbox, json) => {
+			const project = sandbox.state.projects.get(sandbox.fixtures.projects.writable);
+			return count(project?.subtitles ?? [], (subtitle) => subtitle.name === json.marker);
+		},
+	},
+	{
+		name: 'folder.assignTranslator',
+		kind: 'action',
+		parameters: (sandbox) =>
+			node('folder', 'assignTranslator', {
+				folderId: byId(fromJson('folderId')),
+				translatorId: sandbox.state.translators[0].id,
+				additionalFields: { targetLanguage: fromJson('targetLanguage') },
+			}),
+		// Each item has its own completed order (a target language of its own) and, within a run, its own folder, so
+		// the requests each item's handler ran for can be counted by path.
+		item: async (sandbox, marker) => {
+			const folderId = assignFolders(sandbox)[/1$/.test(marker) ? 1 : 0];
+			const projectId = [...sandbox.state.projects.values()].find((project) => project.folderId === folderId)?.id;
+			const targetLanguage = `x-${marker.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+			sandbox.simulate.createOrders(1, { status: 'completed', level: 0, projectId, targetLanguage, progress: false });
+			return { json: { folderId, targetLanguage } };
+		},
+		// Assigned (the order has the translator) once per request its handler ran for.
+		applied: (sandbox, json, reachedService) => {
+			const assigned = count(sandbox.state.orders.values(), (order) => order.targetLanguage === json.targetLanguage && order.translatorId !== null);
+			return assigned === 0 ? 0 : reachedService(`/integration/folder/${String(json.folderId)}/assign-translator-to-orders`);
+		},
 	},
 	{
 		name: 'memory.delete',

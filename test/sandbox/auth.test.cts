@@ -40,6 +40,14 @@ const ROUTES: Array<[method: string, path: string, shape: 'A' | 'C']> = [
 	['DELETE', `/integration/folder/${ORDER}/docs/${ORDER}`, 'C'],
 	['POST', '/integration/upload/direct', 'C'],
 	['POST', '/integration/upload/direct-url', 'C'],
+	['GET', '/integration/folder', 'C'],
+	['POST', '/integration/folder/export-xlsx', 'C'],
+	['GET', `/integration/folder/${ORDER}/order-language-pairs`, 'C'],
+	['POST', `/integration/folder/${ORDER}/assign-translator-to-orders`, 'C'],
+	['GET', '/integration/project', 'C'],
+	['GET', `/integration/project/${ORDER}`, 'C'],
+	['POST', '/integration/project/create-by-url', 'C'],
+	['POST', '/integration/upload/vtt', 'C'],
 ];
 
 describe('authentication (X-Api-Key)', () => {

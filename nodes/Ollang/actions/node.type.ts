@@ -19,8 +19,18 @@ export interface OllangResourceMap {
 	creditWallet: 'get';
 	content: 'import';
 	memory: 'create' | 'get' | 'getMany' | 'rename' | 'delete' | 'importItems' | 'getImportJob';
-	folder: 'unassignTranslator' | 'attachDocument' | 'listDocuments' | 'uploadDocument' | 'removeDocument';
-	upload: 'uploadFile' | 'uploadFromUrl';
+	folder:
+		| 'getMany'
+		| 'getOrderLanguagePairs'
+		| 'assignTranslator'
+		| 'unassignTranslator'
+		| 'exportXlsx'
+		| 'attachDocument'
+		| 'listDocuments'
+		| 'uploadDocument'
+		| 'removeDocument';
+	project: 'get' | 'getMany' | 'createFromUrl';
+	upload: 'uploadFile' | 'uploadFromUrl' | 'uploadVtt';
 	customInstruction: 'getSuggestions';
 }
 
@@ -47,9 +57,7 @@ export interface ItemOperation {
 }
 
 /** An output item or an error, paired with the input items it came from. */
-export type BatchOutcome =
-	| { pairedItems: number[]; result: OperationResult }
-	| { pairedItems: number[]; error: Error };
+export type BatchOutcome = { pairedItems: number[]; result: OperationResult } | { pairedItems: number[]; error: Error };
 
 /**
  * Needs all input items at once (to group them into requests). It reports one outcome per output item or

@@ -8,17 +8,12 @@ import * as customInstruction from './customInstruction';
 import * as folder from './folder';
 import * as memory from './memory';
 import * as order from './order';
+import * as project from './project';
 import * as revision from './revision';
 import * as upload from './upload';
 import { settleConcurrent } from '../transport';
 import { asNodeError } from './common/outcomes';
-import type {
-	BatchOperation,
-	BatchOutcome,
-	OllangOperation,
-	OllangResource,
-	ResourceOperations,
-} from './node.type';
+import type { BatchOperation, BatchOutcome, OllangOperation, OllangResource, ResourceOperations } from './node.type';
 
 /** Items of a read operation run this many at a time; writes run one at a time. */
 export const READ_ITEM_CONCURRENCY = 8;
@@ -32,6 +27,7 @@ export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
 	content: content.operations,
 	memory: memory.operations,
 	folder: folder.operations,
+	project: project.operations,
 	upload: upload.operations,
 	customInstruction: customInstruction.operations,
 };

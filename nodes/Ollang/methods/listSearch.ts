@@ -1,25 +1,29 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE, unexpectedResponse } from '../transport';
-import type { OllangRequest } from '../transport';
+import { apiRequest, MAX_PAGE_SIZE, pagingKey, unexpectedResponse } from '../transport';
+import type { OllangRequest, PagingStyle } from '../transport';
 import { listMemories, memoryLabel } from './memories';
 
-/** Orders, newest first, one API page per list page; the search text filters by order name. */
-export async function searchOrders(
+/**
+ * One list page per API page (50 rows, newest first): the list's pagination token is the next page number.
+ * `query` adds the listing's search; `label` names each row.
+ */
+async function searchPagedList(
 	this: ILoadOptionsFunctions,
-	filter?: string,
+	listing: { path: string; style: PagingStyle; query: IDataObject },
+	label: (row: IDataObject) => string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = Math.max(1, Number(paginationToken ?? 1) || 1);
 	const request: OllangRequest = {
 		method: 'GET',
-		path: '/integration/orders',
+		path: listing.path,
 		qs: {
-			'pageOptions[page]': page,
-			'pageOptions[take]': MAX_PAGE_SIZE,
-			'pageOptions[orderBy]': 'createdAt',
-			'pageOptions[orderDirection]': 'desc',
-			'filter[name]': filter?.trim() || undefined,
+			[pagingKey(listing.style, 'page')]: page,
+			[pagingKey(listing.style, 'take')]: MAX_PAGE_SIZE,
+			[pagingKey(listing.style, 'orderBy')]: 'createdAt',
+			[pagingKey(listing.style, 'orderDirection')]: 'desc',
+			...listing.query,
 		},
 		retry: 'safe',
 	};
@@ -27,14 +31,57 @@ export async function searchOrders(
 	if (!answer || !Array.isArray(answer.data)) {
 		throw unexpectedResponse.call(this, request, 'a page: { data: [...], meta: {...} }', answer);
 	}
-	const orders = answer.data as IDataObject[];
+	const rows = answer.data as IDataObject[];
 	return {
-		results: orders.map((order) => ({
-			name: `${String(order.name ?? order.id)} (${String(order.type ?? '?')}, ${String(order.targetLanguage ?? '?')}, ${String(order.status ?? '?')})`,
-			value: String(order.id),
-		})),
+		results: rows.map((row) => ({ name: label(row), value: String(row.id) })),
 		paginationToken: answer.meta?.hasNextPage === true ? String(page + 1) : undefined,
 	};
+}
+
+/** Orders, newest first, one API page per list page; the search text filters by order name. */
+export async function searchOrders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPagedList.call(
+		this,
+		{ path: '/integration/orders', style: 'nested', query: { 'filter[name]': filter?.trim() || undefined } },
+		(order) =>
+			`${String(order.name ?? order.id)} (${String(order.type ?? '?')}, ${String(order.targetLanguage ?? '?')}, ${String(order.status ?? '?')})`,
+		paginationToken,
+	);
+}
+
+/** Projects, newest first; the search text matches part of the project name. */
+export async function searchProjects(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPagedList.call(
+		this,
+		{ path: '/integration/project', style: 'flat', query: { search: filter?.trim() || undefined } },
+		(project) => `${String(project.name ?? project.id)} (${String(project.sourceLanguage ?? '?')})`,
+		paginationToken,
+	);
+}
+
+/** Folders, newest first; the search text matches part of the folder name. */
+export async function searchFolders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchPagedList.call(
+		this,
+		{ path: '/integration/folder', style: 'flat', query: { search: filter?.trim() || undefined } },
+		(folder) => {
+			const count = typeof folder.projectCount === 'number' ? ` (${folder.projectCount} projects)` : '';
+			return `${String(folder.name ?? folder.id)}${count}`;
+		},
+		paginationToken,
+	);
 }
 
 export async function searchMemories(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

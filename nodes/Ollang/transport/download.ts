@@ -3,7 +3,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BodyStream } from './exchange';
-import { connectionError, exchange, readStream, toBuffer } from './exchange';
+import { connectionError, exchange, jsonPayload, readStream, toBuffer } from './exchange';
 import { unexpectedResponse } from './jsonRequest';
 import { redactBody, redactor } from './redaction';
 import type { OllangRequest } from './request';
@@ -91,7 +91,8 @@ export async function apiDownloadBinary(
 	const target = await targetFor.call(this, request.itemIndex);
 	const redact = redactor(target.apiKey);
 	for (let attempt = 1; ; attempt++) {
-		const response = await exchange.call(this, request, '*/*', undefined, true);
+		// A JSON body when the request has one (the folder export is a POST).
+		const response = await exchange.call(this, request, '*/*', jsonPayload(request), true);
 		const stream = response.stream as BodyStream;
 		const answer: FileAnswer = {
 			fileName: fileNameFromContentDisposition(response.headers['content-disposition']),

@@ -49,6 +49,13 @@ export interface Payload {
 	contentType: string;
 }
 
+/** A request's JSON body as a payload (none without a body). */
+export function jsonPayload(request: OllangRequest): Payload | undefined {
+	return request.body !== undefined
+		? { data: JSON.stringify(request.body), contentType: 'application/json' }
+		: undefined;
+}
+
 function normalizeHeaders(headers: unknown): Record<string, string> {
 	const result: Record<string, string> = {};
 	if (headers === null || typeof headers !== 'object') return result;

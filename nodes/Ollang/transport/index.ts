@@ -8,7 +8,7 @@
 // - jsonRequest.ts: JSON requests (and multipart uploads) returning the parsed answer, with its status and headers when asked.
 // - download.ts: File answers streamed into n8n's binary store, named from the answer, scanned for an echoed key.
 // - concurrency.ts: Bounded concurrency that keeps input order and can stop starting tasks after a failure.
-// - paging.ts: Nested-style paging (pageOptions[page], pageOptions[take] <= 50, answers { data, meta }): page 1, then the rest in parallel.
+// - paging.ts: Paging over { data, meta } answers in either query style (nested pageOptions[page] or flat page, take <= 50): page 1, then the rest in parallel.
 // - errors.ts: API errors in the API's own words; multipart.ts: multipart/form-data bodies.
 export type { ErrorHints } from './errors';
 export type { MultipartPart } from './multipart';
@@ -24,5 +24,5 @@ export type { FileAnswer, StoredDownload } from './download';
 export { fileNameFromContentDisposition, apiDownloadBinary } from './download';
 export type { Settled } from './concurrency';
 export { settleConcurrent, mapConcurrent } from './concurrency';
-export type { PagingOptions } from './paging';
-export { MAX_PAGE_SIZE, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, apiRequestAllPages } from './paging';
+export type { PagingOptions, PagingStyle } from './paging';
+export { MAX_PAGE_SIZE, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, apiRequestAllPages, pagingKey } from './paging';

@@ -3,8 +3,8 @@
 import { appliedNote, createApiError } from './errors';
 import type { MultipartPart } from './multipart';
 import { buildMultipartBody } from './multipart';
-import type { Payload, RawResponse } from './exchange';
-import { exchange, parseBodyText, snippet } from './exchange';
+import type { RawResponse } from './exchange';
+import { exchange, jsonPayload, parseBodyText, snippet } from './exchange';
 import type { OllangContext, OllangRequest } from './request';
 import { MAX_JSON_ANSWER_BYTES } from './request';
 
@@ -46,9 +46,7 @@ export async function apiRequestWithResponse<T = unknown>(
 	this: OllangContext,
 	request: OllangRequest,
 ): Promise<ApiResponse<T>> {
-	const payload: Payload | undefined =
-		request.body !== undefined ? { data: JSON.stringify(request.body), contentType: 'application/json' } : undefined;
-	const response = await exchange.call(this, request, 'application/json', payload);
+	const response = await exchange.call(this, request, 'application/json', jsonPayload(request));
 	return {
 		statusCode: response.statusCode,
 		headers: response.headers,

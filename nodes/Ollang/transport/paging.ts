@@ -1,4 +1,5 @@
-// Nested-style paging (pageOptions[page], pageOptions[take] <= 50, answers { data, meta }): page 1, then the rest in parallel.
+// Paging over { data, meta } answers, in either query style (nested pageOptions[page] or flat page, take <= 50):
+// page 1, then the rest in parallel.
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from './concurrency';
@@ -11,13 +12,26 @@ export const DEFAULT_PAGE_CONCURRENCY = 10;
 /** The most the Parallel Page Requests option allows. */
 export const MAX_PAGE_CONCURRENCY = 10;
 
+/**
+ * The API's two paging query styles: 'nested' (pageOptions[page], pageOptions[take], ...: orders, consumption) and
+ * 'flat' (page, take, ...: folders, projects).
+ */
+export type PagingStyle = 'nested' | 'flat';
+
+/** The query key of a paging parameter (page, take, search, orderBy, orderDirection) in a style. */
+export function pagingKey(style: PagingStyle, name: 'page' | 'take' | 'search' | 'orderBy' | 'orderDirection'): string {
+	return style === 'nested' ? `pageOptions[${name}]` : name;
+}
+
 export interface PagingOptions {
+	/** The query style (default 'nested'). */
+	style?: PagingStyle;
 	returnAll: boolean;
 	/** Needed when returnAll is false. */
 	limit?: number;
 	/** Pages fetched at the same time after page 1 (default 4). */
 	concurrency?: number;
-	/** pageOptions[take], 1 to 50 (default 50). */
+	/** take, 1 to 50 (default 50). */
 	pageSize?: number;
 	/** Called with each page's number and answer headers (e.g. to read the service's Date). */
 	onPage?: (page: number, headers: Record<string, string>) => void;
@@ -53,14 +67,15 @@ export async function apiRequestAllPages<T = IDataObject>(
 	const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(paging.pageSize ?? MAX_PAGE_SIZE)));
 	const take = Math.min(pageSize, limit);
 	const concurrency = Math.max(1, Math.floor(paging.concurrency ?? DEFAULT_PAGE_CONCURRENCY));
+	const style = paging.style ?? 'nested';
 
 	const fetchPage = async (page: number): Promise<PageAnswer<T>> => {
 		const pageRequest: OllangRequest = {
 			...request,
 			qs: {
 				...request.qs,
-				'pageOptions[page]': page,
-				'pageOptions[take]': take,
+				[pagingKey(style, 'page')]: page,
+				[pagingKey(style, 'take')]: take,
 			},
 		};
 		const response = await apiRequestWithResponse.call(this, pageRequest);

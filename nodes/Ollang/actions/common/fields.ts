@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OllangRequest } from '../../transport';
-import { apiRequestAllPages, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY } from '../../transport';
+import type { OllangRequest, PagingStyle } from '../../transport';
+import { apiRequestAllPages, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, pagingKey } from '../../transport';
 import type { OllangResource, OllangResourceMap, OperationResult } from '../node.type';
 import { toResults } from './outcomes';
 import { checkOption, checkText, readPaging } from './parameters';
@@ -67,7 +67,29 @@ export function memoryLocator(description: string): INodeProperties {
 	return listLocator('memoryId', 'Memory', 'searchMemories', description);
 }
 
-/** The API cannot list folders, so a folder is given by ID or by a link that contains it. */
+export function projectLocator(description: string): INodeProperties {
+	return listLocator('projectId', 'Project', 'searchProjects', description);
+}
+
+const folderUrlMode = {
+	displayName: 'By URL',
+	name: 'url',
+	type: 'string' as const,
+	placeholder: 'e.g. https://app.ollang.com/folders/6650f1c2a4b3e2d1c0b9a8f7',
+	validation: [
+		{
+			type: 'regex' as const,
+			properties: {
+				// n8n anchors this pattern at both ends.
+				regex: 'https?://.+/folders?/[^/?#]+(?:[/?#].*)?',
+				errorMessage: 'A folder link contains /folder/<ID> or /folders/<ID>',
+			},
+		},
+	],
+	extractValue: { type: 'regex' as const, regex: '/folders?/([^/?#]+)' },
+};
+
+/** A folder given by ID or by a link that contains it (for nodes without the folder list search, the trigger). */
 export function folderLocator(description: string): INodeProperties {
 	return {
 		displayName: 'Folder',
@@ -76,27 +98,14 @@ export function folderLocator(description: string): INodeProperties {
 		default: { mode: 'id', value: '' },
 		required: true,
 		description,
-		modes: [
-			idMode,
-			{
-				displayName: 'By URL',
-				name: 'url',
-				type: 'string',
-				placeholder: 'e.g. https://app.ollang.com/folders/6650f1c2a4b3e2d1c0b9a8f7',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							// n8n anchors this pattern at both ends.
-							regex: 'https?://.+/folders?/[^/?#]+(?:[/?#].*)?',
-							errorMessage: 'A folder link contains /folder/<ID> or /folders/<ID>',
-						},
-					},
-				],
-				extractValue: { type: 'regex', regex: '/folders?/([^/?#]+)' },
-			},
-		],
+		modes: [idMode, folderUrlMode],
 	};
+}
+
+/** A folder picked from the searchable list (GET /integration/folder), by ID, or by a link that contains it. */
+export function folderListLocator(description: string): INodeProperties {
+	const locator = listLocator('folderId', 'Folder', 'searchFolders', description);
+	return { ...locator, modes: [...(locator.modes ?? []), folderUrlMode] };
 }
 
 /** Return All / Limit, the n8n way. */
@@ -125,10 +134,15 @@ const sortDirections: INodePropertyOptions[] = [
 ];
 
 /**
- * The Options of a paged listing: page size (pageOptions[take], 1 to 50), how many pages load at once, and
- * the sort (pageOptions[orderBy], pageOptions[orderDirection]).
+ * The Options of a paged listing: page size (take, 1 to 50), how many pages load at once, and the sort (orderBy,
+ * orderDirection); the query keys follow the listing's paging style.
  */
-export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort: string, rows: string): INodeProperties {
+export function pagedListOptions(
+	sortFields: INodePropertyOptions[],
+	defaultSort: string,
+	rows: string,
+	style: PagingStyle = 'nested',
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -142,7 +156,7 @@ export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort
 				type: 'number',
 				default: 50,
 				typeOptions: { minValue: 1, maxValue: 50 },
-				description: 'Rows per request (pageOptions[take], 1 to 50). Larger pages mean fewer requests.',
+				description: `Rows per request (${pagingKey(style, 'take')}, 1 to 50). Larger pages mean fewer requests.`,
 			},
 			{
 				displayName: 'Parallel Page Requests',
@@ -150,8 +164,7 @@ export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort
 				type: 'number',
 				default: DEFAULT_PAGE_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: MAX_PAGE_CONCURRENCY },
-				description:
-					'How many pages to load at the same time after the first one when many pages are needed',
+				description: 'How many pages to load at the same time after the first one when many pages are needed',
 			},
 			{
 				displayName: 'Sort By',
@@ -173,8 +186,9 @@ export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort
 }
 
 /**
- * One item's paged listing (nested paging): Return All / Limit, page size, parallel pages, sort and the free search
- * are read and checked here, once for every listing; `filterQuery` maps the operation's own filters to query keys.
+ * One item's paged listing, in the listing's paging style (nested pageOptions[...] or flat): Return All / Limit, page
+ * size, parallel pages, sort and the free search (the Search filter) are read and checked here, once for every
+ * listing; `filterQuery` maps the operation's own filters to query keys.
  */
 export async function getPagedList(
 	ctx: IExecuteFunctions,
@@ -182,18 +196,25 @@ export async function getPagedList(
 	path: string,
 	sortFields: INodePropertyOptions[],
 	filterQuery: (filters: IDataObject) => IDataObject,
+	style: PagingStyle = 'nested',
 ): Promise<OperationResult[]> {
 	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const paging = readPaging(ctx, itemIndex, options);
+	const paging = { ...readPaging(ctx, itemIndex, options), style };
 	const request: OllangRequest = {
 		method: 'GET',
 		path,
 		qs: {
 			...filterQuery(filters),
-			'pageOptions[orderBy]': checkOption(ctx, options.orderBy, 'Sort By', itemIndex, sortFields),
-			'pageOptions[orderDirection]': checkOption(ctx, options.orderDirection, 'Sort Direction', itemIndex, sortDirections),
-			'pageOptions[search]': checkText(ctx, filters.search, 'Search', itemIndex, false),
+			[pagingKey(style, 'orderBy')]: checkOption(ctx, options.orderBy, 'Sort By', itemIndex, sortFields),
+			[pagingKey(style, 'orderDirection')]: checkOption(
+				ctx,
+				options.orderDirection,
+				'Sort Direction',
+				itemIndex,
+				sortDirections,
+			),
+			[pagingKey(style, 'search')]: checkText(ctx, filters.search, 'Search', itemIndex, false),
 		},
 		retry: 'safe',
 		itemIndex,

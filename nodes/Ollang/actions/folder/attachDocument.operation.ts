@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { folderLocator, forOperation } from '../common/fields';
+import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, checkUrl, readId, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { documentDetailsField, documentTypeField, documentTypes } from './values';
 
 const properties: INodeProperties[] = [
-	folderLocator(
+	folderListLocator(
 		'The folder to attach the document to; it applies to every project in the folder and to later ones',
 	),
 	{
@@ -47,6 +47,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		expectBody: false,
 		itemIndex,
 	});
-	const details = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
+	const details =
+		answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
 	return toResults({ success: true, folderId, ...details });
 }

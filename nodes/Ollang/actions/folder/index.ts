@@ -1,14 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceOperations } from '../node.type';
+import * as assignTranslator from './assignTranslator.operation';
 import * as attachDocument from './attachDocument.operation';
+import * as exportXlsx from './exportXlsx.operation';
+import * as getMany from './getMany.operation';
+import * as getOrderLanguagePairs from './getOrderLanguagePairs.operation';
 import * as listDocuments from './listDocuments.operation';
 import * as removeDocument from './removeDocument.operation';
 import * as unassignTranslator from './unassignTranslator.operation';
 import * as uploadDocument from './uploadDocument.operation';
 
 export const operations: ResourceOperations<'folder'> = {
+	getMany,
+	getOrderLanguagePairs,
+	assignTranslator,
 	unassignTranslator,
+	exportXlsx,
 	attachDocument,
 	listDocuments,
 	uploadDocument,
@@ -24,10 +32,37 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['folder'] } },
 		options: [
 			{
+				name: 'Assign Translator',
+				value: 'assignTranslator',
+				action: 'Assign a translator to folder orders',
+				description:
+					'Assign a translator to the completed orders of a folder that have none, optionally only one language pair',
+			},
+			{
 				name: 'Attach Document by URL',
 				value: 'attachDocument',
 				action: 'Attach a document to a folder by URL',
 				description: 'Attach a guideline, glossary or character list from a URL to a folder',
+			},
+			{
+				name: 'Export XLSX',
+				value: 'exportXlsx',
+				action: 'Export folders as an XLSX file',
+				description:
+					'Download one spreadsheet with a sheet of segments per order and target language of the chosen folders',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many folders',
+				description: 'List folders with their colour, type and project count, optionally searched by name',
+			},
+			{
+				name: 'Get Order Language Pairs',
+				value: 'getOrderLanguagePairs',
+				action: 'Get the order language pairs of a folder',
+				description:
+					'List the source and target language pairs of the folder orders that can be assigned a translator, or that have one',
 			},
 			{
 				name: 'List Documents',
@@ -39,7 +74,7 @@ export const description: INodeProperties[] = [
 				name: 'Remove Document',
 				value: 'removeDocument',
 				action: 'Remove a document from a folder',
-				description: 'Remove a folder document and its copies in the folder\'s projects',
+				description: "Remove a folder document and its copies in the folder's projects",
 			},
 			{
 				name: 'Unassign Translator',
@@ -54,9 +89,14 @@ export const description: INodeProperties[] = [
 				description: 'Upload a guideline, glossary or character list file (up to 50 MB) to a folder',
 			},
 		],
+		// Unchanged since the first release: n8n does not store a parameter left at its default.
 		default: 'listDocuments',
 	},
+	...getMany.description,
+	...getOrderLanguagePairs.description,
+	...assignTranslator.description,
 	...unassignTranslator.description,
+	...exportXlsx.description,
 	...attachDocument.description,
 	...listDocuments.description,
 	...uploadDocument.description,

@@ -2,14 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { folderLocator, forOperation, returnAllAndLimit } from '../common/fields';
+import { folderListLocator, forOperation, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId, readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
-	folderLocator('The folder whose documents (guidelines, glossaries, character lists) to list'),
+	folderListLocator('The folder whose documents (guidelines, glossaries, character lists) to list'),
 	...returnAllAndLimit,
 ];
 

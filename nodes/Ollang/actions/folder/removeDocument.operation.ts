@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { folderLocator, forOperation } from '../common/fields';
+import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
-	folderLocator('The folder holding the document'),
+	folderListLocator('The folder holding the document'),
 	{
 		displayName: 'Document ID',
 		name: 'documentId',
@@ -16,7 +16,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
 		description:
-			'The folder document to remove (see List Documents). Its copies in the folder\'s projects go too; orders created before keep the guidance they used.',
+			"The folder document to remove (see List Documents). Its copies in the folder's projects go too; orders created before keep the guidance they used.",
 	},
 ];
 

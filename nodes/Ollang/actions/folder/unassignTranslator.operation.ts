@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { folderLocator, forOperation, languageHint } from '../common/fields';
+import { folderListLocator, forOperation, languageHint } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
-	folderLocator('The folder whose orders lose their assigned translator'),
+	folderListLocator('The folder whose orders lose their assigned translator'),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -3,14 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { MultipartPart } from '../../transport';
 import { apiPath, apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
-import { binaryPropertyField, folderLocator, forOperation } from '../common/fields';
+import { binaryPropertyField, folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { documentDetailsField, documentTypeField, documentTypes, MAX_FOLDER_DOCUMENT_BYTES } from './values';
 
 const properties: INodeProperties[] = [
-	folderLocator('The folder to add the document to; it applies to every project in the folder and to later ones'),
+	folderListLocator('The folder to add the document to; it applies to every project in the folder and to later ones'),
 	binaryPropertyField('The binary field of the input item that holds the document (at most 50 MB)'),
 	documentTypeField,
 	documentDetailsField,
@@ -45,6 +45,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		timeoutMs: 300_000,
 	});
-	const details = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
+	const details =
+		answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
 	return toResults({ success: true, folderId, fileName: file.fileName, fileSize: file.data.length, ...details });
 }

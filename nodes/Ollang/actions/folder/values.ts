@@ -45,3 +45,17 @@ export const documentDetailsField: INodeProperties = {
 		},
 	],
 };
+
+/** Get Order Language Pairs: the orders a translator can be assigned to, or those with one. */
+export const assignmentStatuses: INodePropertyOptions[] = [
+	{
+		name: 'Assigned (Translator Assigned, Ongoing)',
+		value: 'assigned',
+		description: 'Orders Unassign Translator would act on',
+	},
+	{
+		name: 'Unassigned (Completed, No Translator)',
+		value: 'unassigned',
+		description: 'Orders Assign Translator would act on',
+	},
+];

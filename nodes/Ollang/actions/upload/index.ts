@@ -3,8 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ResourceOperations } from '../node.type';
 import * as uploadFile from './uploadFile.operation';
 import * as uploadFromUrl from './uploadFromUrl.operation';
+import * as uploadVtt from './uploadVtt.operation';
 
-export const operations: ResourceOperations<'upload'> = { uploadFile, uploadFromUrl };
+export const operations: ResourceOperations<'upload'> = { uploadFile, uploadFromUrl, uploadVtt };
 
 export const description: INodeProperties[] = [
 	{
@@ -27,9 +28,17 @@ export const description: INodeProperties[] = [
 				action: 'Upload a file from a URL',
 				description: 'Let the service fetch a file from a URL; returns the new project ID for Create Order',
 			},
+			{
+				name: 'Upload VTT',
+				value: 'uploadVtt',
+				action: 'Upload a VTT subtitle file',
+				description:
+					'Add a WebVTT subtitle file (.vtt) from a binary field to an existing project; returns the project ID',
+			},
 		],
 		default: 'uploadFile',
 	},
 	...uploadFile.description,
 	...uploadFromUrl.description,
+	...uploadVtt.description,
 ];

@@ -4,6 +4,7 @@ import type { MultipartPart, OllangRequest } from '../../transport';
 import { apiUploadMultipart, filePart, textPart } from '../../transport';
 import { checkFileName, readInputFile } from '../common/binary';
 import { binaryPropertyField, forOperation } from '../common/fields';
+import { notesField, readNotes } from '../common/notes';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkText, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -29,37 +30,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Name of the new project. Default: the file name.',
 			},
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				placeholder: 'Add Note',
-				default: {},
-				options: [
-					{
-						displayName: 'Note',
-						name: 'note',
-						values: [
-							{
-								displayName: 'Details',
-								name: 'details',
-								type: 'string',
-								default: '',
-								description: 'Text of the note for the linguists',
-							},
-							{
-								displayName: 'Time Stamp',
-								name: 'timeStamp',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. 00:01:23',
-								description: 'Where in the media the note applies (optional)',
-							},
-						],
-					},
-				],
-			},
+			notesField,
 		],
 	},
 ];
@@ -72,13 +43,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const folderId = checkOptionalId(this, extra.folderId, 'Folder ID', itemIndex);
-	const notes = ((extra.notes as IDataObject | undefined)?.note as IDataObject[] | undefined) ?? [];
-	const noteList = notes.map((note, position) => {
-		const label = `Notes > note ${position + 1}`;
-		const details = checkText(this, note.details, `${label} Details`, itemIndex, true) as string;
-		const timeStamp = checkText(this, note.timeStamp, `${label} Time Stamp`, itemIndex, false);
-		return { details, timeStamp: timeStamp ?? '' };
-	});
+	const noteList = readNotes(this, extra.notes, itemIndex);
 	const file = await readInputFile(this, itemIndex);
 	const fileName = checkFileName(
 		this,

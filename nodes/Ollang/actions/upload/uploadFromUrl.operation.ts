@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { checkFileName } from '../common/binary';
+import { checkFileName, lastPathSegment } from '../common/binary';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkNumberInRange, checkOptionalId, checkText, checkUrl, readText } from '../common/parameters';
@@ -36,25 +36,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [
-			fileNameField('the last part of the URL'),
-			folderIdField,
-		],
+		options: [fileNameField('the last part of the URL'), folderIdField],
 	},
 ];
 
 export const description = forOperation('upload', 'uploadFromUrl', properties);
 
 export const kind: OperationKind = 'write';
-
-function lastPathSegment(url: string): string | undefined {
-	try {
-		const segment = new URL(url).pathname.split('/').filter(Boolean).pop();
-		return segment === undefined ? undefined : decodeURIComponent(segment);
-	} catch {
-		return undefined;
-	}
-}
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'File URL', itemIndex);

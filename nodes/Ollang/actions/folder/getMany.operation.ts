@@ -1,0 +1,39 @@
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
+import type { OperationKind, OperationResult } from '../node.type';
+
+const sortFields: INodePropertyOptions[] = [
+	{ name: 'Created At', value: 'createdAt' },
+	{ name: 'ID', value: 'id' },
+	{ name: 'Name', value: 'name' },
+];
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				description: 'Only folders whose name contains this text (not case-sensitive)',
+			},
+		],
+	},
+	pagedListOptions(sortFields, 'createdAt', 'folders', 'flat'),
+];
+
+export const description = forOperation('folder', 'getMany', properties);
+
+export const kind: OperationKind = 'read';
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	return await getPagedList(this, itemIndex, '/integration/folder', sortFields, () => ({}), 'flat');
+}

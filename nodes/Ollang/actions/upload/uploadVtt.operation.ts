@@ -1,0 +1,98 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { MultipartPart, OllangRequest } from '../../transport';
+import { apiUploadMultipart, filePart, textPart } from '../../transport';
+import { readInputFile } from '../common/binary';
+import { binaryPropertyField, forOperation, projectLocator } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkText, invalidField, readId, readText } from '../common/parameters';
+import { requireObject } from '../common/responses';
+import type { OperationKind, OperationResult } from '../node.type';
+import { fileNameField } from './values';
+
+/** The public docs' limit for a VTT file. */
+export const MAX_VTT_BYTES = 1024 * 1024 * 1024;
+
+const properties: INodeProperties[] = [
+	projectLocator('The project the subtitles belong to'),
+	binaryPropertyField('The binary field of the input item that holds the WebVTT subtitle file (.vtt, at most 1 GB)'),
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Episode 1 subtitles',
+		description: 'Name shown for the subtitle file in the project',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			fileNameField("the binary's file name; it must end with .vtt"),
+			{
+				displayName: 'Source Language',
+				name: 'sourceLanguage',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. en',
+				description:
+					'Language of the subtitles: a code such as en, es-mx or zh-tw, or "all" to let the service detect it. Default: detected.',
+			},
+		],
+	},
+];
+
+export const description = forOperation('upload', 'uploadVtt', properties);
+
+export const kind: OperationKind = 'write';
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const projectId = readId(this, 'projectId', 'Project', itemIndex);
+	const name = readText(this, 'name', 'Name', itemIndex);
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const sourceLanguage = checkText(this, extra.sourceLanguage, 'Source Language', itemIndex, false);
+	const givenName = checkText(this, extra.fileName, 'File Name', itemIndex, false);
+	const file = await readInputFile(this, itemIndex, MAX_VTT_BYTES);
+	const fileName = givenName ?? file.fileName;
+	const field = givenName !== undefined ? 'File Name' : 'Input Binary Field file name';
+	if (fileName === undefined || !/^.+\.vtt$/i.test(fileName)) {
+		throw invalidField(
+			this,
+			itemIndex,
+			field,
+			`${fileName === undefined ? 'the file has no name' : `"${fileName}" is not a .vtt file`}; this operation uploads WebVTT subtitles only (use Upload File for other files)`,
+		);
+	}
+
+	const parts: MultipartPart[] = [
+		filePart('file', file.data, fileName, 'text/vtt'),
+		textPart('projectId', projectId),
+		textPart('name', name),
+	];
+	if (sourceLanguage !== undefined) parts.push(textPart('sourceLanguage', sourceLanguage));
+
+	const request: OllangRequest & { parts: MultipartPart[] } = {
+		method: 'POST',
+		path: '/integration/upload/vtt',
+		parts,
+		// Adds a file to the project: a blind repeat could add it twice.
+		retry: 'once',
+		itemIndex,
+		timeoutMs: 600_000,
+		errorHints: {
+			'400': 'The service takes WebVTT files (.vtt) only, and a project ID of 24 hexadecimal characters.',
+		},
+	};
+	const answer = requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']);
+	return toResults({
+		...answer,
+		name,
+		fileName,
+		fileSize: file.data.length,
+		...(sourceLanguage ? { sourceLanguage } : {}),
+	});
+}
