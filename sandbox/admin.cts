@@ -153,6 +153,12 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 			},
 		},
 		{
+			// The translators an Assign Translator may name: the API has no route that lists them.
+			method: 'GET',
+			pattern: '/__sandbox/translators',
+			handler: () => ok(200, deps.world.state.translators),
+		},
+		{
 			// The content database, read-only: the API itself can only import into it.
 			method: 'GET',
 			pattern: '/__sandbox/content',

@@ -156,13 +156,12 @@ export class SandboxClient {
 	}
 
 	/** Every row of a paged list (`{ data, meta }`), page by page. */
-	async getAllPages<T>(pathname: string, query: Query = {}, key: KeyRole = 'owner'): Promise<T[]> {
+	/** Every row of a paged listing; `style` 'flat' for the folder and project lists (page/take, no pageOptions). */
+	async getAllPages<T>(pathname: string, query: Query = {}, key: KeyRole = 'owner', style: 'nested' | 'flat' = 'nested'): Promise<T[]> {
 		const rows: T[] = [];
 		for (let page = 1; ; page++) {
-			const answer = await this.get<{ data: T[]; meta: { hasNextPage: boolean } }>(pathname, {
-				key,
-				query: { ...query, 'pageOptions[page]': page, 'pageOptions[take]': 50 },
-			});
+			const paging = style === 'flat' ? { page, take: 50 } : { 'pageOptions[page]': page, 'pageOptions[take]': 50 };
+			const answer = await this.get<{ data: T[]; meta: { hasNextPage: boolean } }>(pathname, { key, query: { ...query, ...paging } });
 			rows.push(...answer.data);
 			if (!answer.meta.hasNextPage) return rows;
 		}

@@ -41,6 +41,9 @@ import {
 	memoryWorkflow,
 	errorWorkflows,
 	memoryExample,
+	publicApiWorkflow,
+	PUBLIC_API_WORKFLOW_ID,
+	type PublicApiInputs,
 } from './workflows.mts';
 
 type Json = Record<string, unknown>;
@@ -61,6 +64,7 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 	let fixtures: Fixtures;
 	let memoryForExample: string;
 	let ongoingOrderId: string;
+	let publicApi: PublicApiInputs;
 
 	before(async () => {
 		sandbox = await SandboxClient.start();
@@ -70,12 +74,19 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 		memoryForExample = (await sandbox.call<Json>('POST', '/integration/memories', { body: { title: 'E2E spreadsheet import' } })).body.id as string;
 		// Tests move the clock on; this order stays ongoing (not eligible for human review) whatever they do.
 		[{ orderId: ongoingOrderId }] = await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: 1, type: 'subtitle', level: 0, status: 'ongoing', progress: false });
+		const freshOrders = async (status: string, count: number) =>
+			(await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count, type: 'subtitle', level: 0, status, progress: false })).map((row) => row.orderId);
+		const [pendingOrderId] = await freshOrders('pending', 1);
+		const [rerunOrderId, qcOrderId, revisionOrderId] = await freshOrders('completed', 3);
+		const [translator] = await sandbox.admin<Array<{ id: string }>>('GET', 'translators');
+		publicApi = { pendingOrderId, rerunOrderId, qcOrderId, revisionOrderId, translatorId: translator.id };
 		copyFileSync(path.join(EXAMPLES_DIR, MEMORY_EXAMPLE_UNITS), path.join(n8n.filesDir, MEMORY_EXAMPLE_UNITS));
 		await n8n.importCredentials(testCredentials(sandbox));
 		await n8n.importWorkflows([
 			ordersWorkflow(fixtures),
 			accountWorkflow(fixtures),
 			memoryWorkflow(),
+			publicApiWorkflow(fixtures, publicApi),
 			...errorWorkflows(ongoingOrderId),
 			readExample(CONSUMPTION_EXAMPLE),
 			memoryExample(n8n.filesDir, memoryForExample),
@@ -246,6 +257,75 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 				[urlProject.projectId, 'subtitle', 0, 'es'],
 			],
 		);
+	});
+
+	it('the rest of the public API: cancel, rerun, QC, revisions, projects, folder catalogue, assignment, bulk export, VTT upload', async () => {
+		const writable = fixtures.folders.writable;
+		const expectedProjects = await sandbox.getAllPages<Json>('/integration/project', {}, 'owner', 'flat');
+		const expectedProject = await sandbox.get<Json>(`/integration/project/${fixtures.projects.writable}`);
+		const expectedFolders = await sandbox.getAllPages<Json>('/integration/folder', {}, 'owner', 'flat');
+		const expectedPairs = await sandbox.get<{ pairs: Json[] }>(`/integration/folder/${writable}/order-language-pairs`, { query: { status: 'unassigned' } });
+		const walletBefore = await sandbox.get<{ usedCredits: number }>('/integration/credits');
+		await sandbox.clearRequests();
+
+		const run = await n8n.execute(PUBLIC_API_WORKFLOW_ID);
+
+		// Each action reached the service once, and its order shows it.
+		const requests = await sandbox.requests();
+		const posts = (suffix: string) => requests.filter((request) => request.method === 'POST' && request.path.endsWith(suffix)).map((request) => request.status);
+		assert.deepEqual(posts(`/orders/cancel/${publicApi.pendingOrderId}`), [204]);
+		assert.deepEqual(posts(`/${publicApi.rerunOrderId}/rerun`), [200]);
+		assert.deepEqual(posts(`/${publicApi.qcOrderId}/qc`), [200]);
+		assert.deepEqual(posts(`/revision/${publicApi.revisionOrderId}`), [201]);
+		assert.equal((await sandbox.get<Json>(`/integration/orders/${publicApi.pendingOrderId}`)).status, 'cancelled');
+		assert.equal((await sandbox.get<Json>(`/integration/orders/${publicApi.rerunOrderId}`)).status, 'ongoing');
+		const rerun = singleJson(run, 'Rerun order');
+		assert.deepEqual([rerun.success, rerun.orderId], [true, publicApi.rerunOrderId]);
+		const qc = singleJson(run, 'Run QC evaluation');
+		assert.equal(qc.isProcessing, true);
+		const evaluated = await sandbox.get<{ latestEvaluation: Json }>(`/integration/orders/${publicApi.qcOrderId}`);
+		assert.deepEqual([evaluated.latestEvaluation.isLoading, evaluated.latestEvaluation.orderId], [true, publicApi.qcOrderId]);
+		const walletAfter = await sandbox.get<{ usedCredits: number }>('/integration/credits');
+		assert.ok(walletAfter.usedCredits > walletBefore.usedCredits, 'the rerun and the QC evaluation spent no credits');
+
+		// The revision was created, listed, then deleted.
+		const revision = singleJson(run, 'Create revision');
+		assert.deepEqual([revision.type, revision.time, revision.description, revision.orderId], ['syncError', '00:01:02', 'E2E: subtitles late', publicApi.revisionOrderId]);
+		assert.ok(jsonOf(run, 'Get revisions').some((row) => row.id === revision.id), 'the new revision is not listed');
+		assert.deepEqual(await sandbox.get<Json[]>(`/integration/revision/${publicApi.revisionOrderId}`), []);
+
+		assert.deepEqual(ids(jsonOf(run, 'Get many projects')), ids(expectedProjects));
+		assert.deepEqual(singleJson(run, 'Get project'), expectedProject);
+		const created = singleJson(run, 'Create project from URL');
+		assert.equal(created.name, (await sandbox.get<Json>(`/integration/project/${String(created.projectId)}`)).name);
+
+		assert.deepEqual(ids(jsonOf(run, 'Get many folders')), ids(expectedFolders));
+		const pairs = jsonOf(run, 'Get language pairs');
+		assert.ok(expectedPairs.pairs.length > 0, 'the folder has no unassigned language pair to show');
+		assert.deepEqual(
+			pairs.map((pair) => `${String(pair.sourceLanguage)}>${String(pair.targetLanguage)}`).sort(),
+			expectedPairs.pairs.map((pair) => `${String(pair.sourceLanguage)}>${String(pair.targetLanguage)}`).sort(),
+		);
+		const assigned = singleJson(run, 'Assign translator');
+		assert.ok(Number(assigned.assignedCount) >= 1, `assignedCount ${String(assigned.assignedCount)}`);
+		// Nothing is left to assign in that folder: the node's request did it.
+		assert.deepEqual(
+			(await sandbox.get<{ pairs: Json[] }>(`/integration/folder/${writable}/order-language-pairs`, { query: { status: 'unassigned' } })).pairs,
+			[],
+		);
+
+		const [exported] = outputOf(run, 'Export folders');
+		const workbook = readBinary(n8n, exported, 'sheet');
+		assert.equal(exported.binary?.sheet.mimeType, XLSX_MIME_TYPE);
+		const sheet = await readFirstSheet(workbook);
+		// One sheet per order and language, named "{order name} - {language}" cut to Excel's 31 characters.
+		assert.ok(sheet.name.includes(' - ') && sheet.name.length <= 31, `sheet name ${sheet.name}`);
+		assert.deepEqual(sheet.rows[0].slice(0, 4), ['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES']);
+
+		const vtt = singleJson(run, 'Upload VTT');
+		assert.equal(vtt.projectId, fixtures.projects.writable);
+		const withVtt = await sandbox.get<{ projectDocs: Json[] }>(`/integration/project/${fixtures.projects.writable}`);
+		assert.ok(withVtt.projectDocs.length > (expectedProject.projectDocs as Json[]).length, 'the VTT file is not among the project documents');
 	});
 
 	it('memory: create, rename, import items waiting for import and vectorization, get import job, get, get many, delete', async () => {

@@ -167,3 +167,69 @@ export function memoryExample(filesDir: string, memoryId: string): WorkflowJson 
 	return workflow;
 }
 
+
+/** Orders the public-API workflow acts on, made fresh for it (each action changes its order for good). */
+export interface PublicApiInputs {
+	pendingOrderId: string;
+	rerunOrderId: string;
+	qcOrderId: string;
+	revisionOrderId: string;
+	translatorId: string;
+}
+
+export const PUBLIC_API_WORKFLOW_ID = 'e2ePublicApi0001';
+export const VTT_TEXT = 'WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nE2E subtitle line\n';
+
+/**
+ * The endpoints beyond the integration document (public docs and SDKs): order cancel, rerun and QC, revisions,
+ * projects, the folder catalogue, assignment and bulk export, and the VTT upload. Independent steps hang off the
+ * start, so one that outputs no item stops nothing after it.
+ */
+export function publicApiWorkflow(fixtures: Fixtures, inputs: PublicApiInputs): WorkflowJson {
+	const folder = byId(fixtures.folders.writable);
+	const revisionOrder = byId(inputs.revisionOrderId);
+	const fromStart = { after: ['Start'] };
+	return stepsWorkflow(PUBLIC_API_WORKFLOW_ID, 'E2E: the rest of the public API', [
+		ollang('Cancel order', 'order', 'cancel', { orderId: byId(inputs.pendingOrderId) }),
+		ollang('Rerun order', 'order', 'rerun', { orderId: byId(inputs.rerunOrderId), options: {} }, fromStart),
+		ollang('Run QC evaluation', 'order', 'runQcEvaluation', { orderId: byId(inputs.qcOrderId), options: {} }, fromStart),
+		ollang('Create revision', 'revision', 'create', { orderId: revisionOrder, type: 'syncError', time: '00:01:02', description: 'E2E: subtitles late' }, fromStart),
+		ollang('Get revisions', 'revision', 'getMany', { orderId: revisionOrder }),
+		ollang('Delete revision', 'revision', 'delete', { orderId: revisionOrder, revisionId: "={{ $('Create revision').first().json.id }}" }),
+		ollang('Get many projects', 'project', 'getMany', { returnAll: true, options: { pageSize: 5 } }, fromStart),
+		ollang('Get project', 'project', 'get', { projectId: byId(fixtures.projects.writable) }, fromStart),
+		ollang('Create project from URL', 'project', 'createFromUrl', {
+			url: 'https://media.example.com/e2e/trailer-02.mp4',
+			name: 'E2E trailer',
+			sourceLanguage: 'en',
+			additionalFields: {},
+		}, fromStart),
+		ollang('Get many folders', 'folder', 'getMany', { returnAll: true, options: {} }, fromStart),
+		ollang('Get language pairs', 'folder', 'getOrderLanguagePairs', { folderId: folder, status: 'unassigned' }, fromStart),
+		ollang('Assign translator', 'folder', 'assignTranslator', { folderId: folder, translatorId: inputs.translatorId, additionalFields: {} }, fromStart),
+		ollang('Export folders', 'folder', 'exportXlsx', {
+			folderIds: [fixtures.folders.readOnlyForMember],
+			targetLanguages: ['fr', 'de', 'es'],
+			binaryPropertyName: 'sheet',
+		}, fromStart),
+		{
+			name: 'Subtitle text',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'manual', assignments: { assignments: [{ id: 'vtt', name: 'text', value: VTT_TEXT, type: 'string' }] }, options: {} },
+			after: ['Start'],
+		},
+		{
+			name: 'Subtitle file',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: { operation: 'toText', sourceProperty: 'text', binaryPropertyName: 'data', options: { fileName: 'e2e-subtitles.vtt' } },
+		},
+		ollang('Upload VTT', 'upload', 'uploadVtt', {
+			projectId: byId(fixtures.projects.writable),
+			binaryPropertyName: 'data',
+			name: 'E2E subtitles',
+			additionalFields: { sourceLanguage: 'all' },
+		}),
+	]);
+}
