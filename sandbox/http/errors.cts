@@ -9,6 +9,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
 	401: 'Unauthorized',
 	403: 'Forbidden',
 	404: 'Not Found',
+	409: 'Conflict',
 	413: 'Payload Too Large',
 	429: 'Too Many Requests',
 	500: 'Internal Server Error',
