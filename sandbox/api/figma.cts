@@ -39,7 +39,7 @@ const createBody = z
 		targetLanguages: z
 			.array(catalogueCode)
 			.min(1)
-			.refine((languages) => new Set(languages).size === languages.length, { message: "all targetLanguages's elements must be unique" }),
+			.refine((languages) => new Set(languages).size === languages.length, { message: 'must contain unique values' }),
 		folderId: z.string().optional(),
 	})
 	.strict();
