@@ -13,11 +13,14 @@ export interface OllangResourceMap {
 		| 'getReviewInfo';
 	consumption: 'getMany';
 	creditWallet: 'get';
-	content: 'import';
+	content: 'import' | 'export';
 	memory: 'create' | 'get' | 'getMany' | 'rename' | 'delete' | 'importItems' | 'getImportJob';
 	folder: 'unassignTranslator' | 'attachDocument' | 'listDocuments' | 'uploadDocument' | 'removeDocument';
 	upload: 'uploadFile' | 'uploadFromUrl';
-	customInstruction: 'getSuggestions';
+	customInstruction: 'getSuggestions' | 'create' | 'getMany' | 'get' | 'update' | 'delete';
+	locale: 'getLanguages' | 'search' | 'validateTag';
+	figmaOrder: 'create' | 'getManyByFile' | 'getStatus';
+	health: 'check';
 }
 
 export type OllangResource = keyof OllangResourceMap;
@@ -43,9 +46,7 @@ export interface ItemOperation {
 }
 
 /** An output item or an error, paired with the input items it came from. */
-export type BatchOutcome =
-	| { pairedItems: number[]; result: OperationResult }
-	| { pairedItems: number[]; error: Error };
+export type BatchOutcome = { pairedItems: number[]; result: OperationResult } | { pairedItems: number[]; error: Error };
 
 /**
  * Needs all input items at once (to group them into requests). It reports one outcome per output item or

@@ -5,19 +5,16 @@ import * as consumption from './consumption';
 import * as content from './content';
 import * as creditWallet from './creditWallet';
 import * as customInstruction from './customInstruction';
+import * as figmaOrder from './figmaOrder';
 import * as folder from './folder';
+import * as health from './health';
+import * as locale from './locale';
 import * as memory from './memory';
 import * as order from './order';
 import * as upload from './upload';
 import { settleConcurrent } from '../transport';
 import { asNodeError } from './common/outcomes';
-import type {
-	BatchOperation,
-	BatchOutcome,
-	OllangOperation,
-	OllangResource,
-	ResourceOperations,
-} from './node.type';
+import type { BatchOperation, BatchOutcome, OllangOperation, OllangResource, ResourceOperations } from './node.type';
 
 /** Items of a read operation run this many at a time; writes run one at a time. */
 export const READ_ITEM_CONCURRENCY = 8;
@@ -32,6 +29,9 @@ export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
 	folder: folder.operations,
 	upload: upload.operations,
 	customInstruction: customInstruction.operations,
+	locale: locale.operations,
+	figmaOrder: figmaOrder.operations,
+	health: health.operations,
 };
 
 export function findOperation(resource: string, operation: string): OllangOperation | undefined {
