@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { adminRoutes } from './admin.cts';
 import { billingRoutes } from './api/billing.cts';
 import { contentRoutes } from './api/content.cts';
+import { customInstructionRoutes } from './api/customInstructions.cts';
+import { figmaRoutes } from './api/figma.cts';
 import { folderRoutes } from './api/folders.cts';
+import { healthRoutes } from './api/health.cts';
+import { localeRoutes } from './api/locales.cts';
 import { memoryRoutes } from './api/memories.cts';
 import { orderRoutes } from './api/orders.cts';
 import { projectRoutes } from './api/projects.cts';
@@ -31,7 +35,21 @@ export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJo
 export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/lifecycle.cts';
 
 /** Every API route of the sandbox (the spec's endpoints plus the public ones it names). */
-export const API_ROUTES: readonly ApiRoute[] = [...orderRoutes, ...revisionRoutes, ...billingRoutes, ...contentRoutes, ...memoryRoutes, ...folderRoutes, ...projectRoutes, ...uploadRoutes];
+export const API_ROUTES: readonly ApiRoute[] = [
+	// Figma before the order routes: GET /integration/orders/figma is not GET /integration/orders/:orderId.
+	...figmaRoutes,
+	...orderRoutes,
+	...revisionRoutes,
+	...billingRoutes,
+	...contentRoutes,
+	...memoryRoutes,
+	...folderRoutes,
+	...projectRoutes,
+	...uploadRoutes,
+	...customInstructionRoutes,
+	...localeRoutes,
+	...healthRoutes,
+];
 
 export const DEFAULT_START_AT = '2026-11-01T12:00:00.000Z';
 
@@ -99,6 +117,8 @@ function emptyState(): SandboxState {
 		importJobs: new Map(),
 		content: new Map(),
 		revisions: new Map(),
+		customInstructions: new Map(),
+		figmaImports: new Map(),
 	};
 }
 

@@ -396,7 +396,7 @@ function seedContent(world: World, rng: Rng, count: number): void {
 		const sourceText = `${rng.pick(PHRASES)} #${i + 1}`;
 		const targets = new Map<string, { targetText: string; updatedAt: string }>();
 		for (const language of rng.sample(LANGUAGES, rng.int(1, 3))) targets.set(language, { targetText: `[${language}] ${sourceText}`, updatedAt: now });
-		world.state.content.set(sourceText, { id: world.ids.next(world.clock.nowMillis()), sourceText, elementId: `page.section${i}`, type: 'text', createdAt: now, updatedAt: now, targets });
+		world.state.content.set(sourceText, { id: world.ids.next(world.clock.nowMillis()), sourceText, elementId: `page.section${i}`, type: 'text', createdAt: now, updatedAt: now, targets, tags: [TAGS[i % 4]], orderIds: [] });
 	}
 }
 

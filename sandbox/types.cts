@@ -325,6 +325,32 @@ export interface ContentTermRecord {
 	createdAt: string;
 	updatedAt: string;
 	targets: Map<string, { targetText: string; updatedAt: string }>;
+	/** Program tags set in content management (the API cannot set them; seeded terms carry one, imports none). */
+	tags: string[];
+	/** Orders the term came from (content management; imports link none). */
+	orderIds: string[];
+}
+
+/** A client-scoped custom instruction (applied to every order of the account). */
+export interface CustomInstructionRecord {
+	id: string;
+	key: string;
+	value: string;
+	active: boolean;
+	description: string | null;
+	scopeRefId: string;
+	createdAt: string;
+	updatedAt: string;
+}
+
+/** One Figma order request: a project holding the file's texts, and one document order per target language. */
+export interface FigmaImportRecord {
+	importId: string;
+	fileKey: string;
+	fileUrl: string;
+	projectId: string;
+	orderIds: string[];
+	createdAt: string;
 }
 
 export interface SandboxState {
@@ -345,6 +371,10 @@ export interface SandboxState {
 	content: Map<string, ContentTermRecord>;
 	/** Client revision requests, by id. */
 	revisions: Map<string, RevisionRecord>;
+	/** Custom instructions, by id, in creation order. */
+	customInstructions: Map<string, CustomInstructionRecord>;
+	/** Figma order requests, by importId. */
+	figmaImports: Map<string, FigmaImportRecord>;
 }
 
 export interface UserRef {

@@ -11,7 +11,10 @@ import * as consumption from './actions/consumption';
 import * as content from './actions/content';
 import * as creditWallet from './actions/creditWallet';
 import * as customInstruction from './actions/customInstruction';
+import * as figmaOrder from './actions/figmaOrder';
 import * as folder from './actions/folder';
+import * as health from './actions/health';
+import * as locale from './actions/locale';
 import * as memory from './actions/memory';
 import * as order from './actions/order';
 import * as project from './actions/project';
@@ -46,12 +49,27 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Custom Instruction',
 				value: 'customInstruction',
-				description: 'Custom instruction templates',
+				description: 'Instructions applied to every order of the account, and suggested ones',
+			},
+			{
+				name: 'Figma Order',
+				value: 'figmaOrder',
+				description: 'Translation orders for the texts of a Figma file',
 			},
 			{
 				name: 'Folder',
 				value: 'folder',
 				description: 'Folders: listing, documents, translator assignment and XLSX export',
+			},
+			{
+				name: 'Health',
+				value: 'health',
+				description: 'Whether the Ollang API is up',
+			},
+			{
+				name: 'Locale',
+				value: 'locale',
+				description: 'Supported languages and language tag checks',
 			},
 			{
 				name: 'Memory',
@@ -91,6 +109,9 @@ const properties: INodeProperties[] = [
 	...project.description,
 	...upload.description,
 	...customInstruction.description,
+	...locale.description,
+	...figmaOrder.description,
+	...health.description,
 ];
 
 export class Ollang implements INodeType {
@@ -102,7 +123,7 @@ export class Ollang implements INodeType {
 		version: 1,
 		subtitle: resourceOperationSubtitle(properties),
 		description:
-			'Order translations, subtitles and dubbing from Ollang (orders, reruns, QC and human reviews spend credits); manage revisions, translation memories, content, folders, projects and uploads; read the credit wallet and credit consumption',
+			'Order translations, subtitles and dubbing from Ollang, also for Figma files (orders, reruns, QC and human reviews spend credits); manage revisions, translation memories, content, custom instructions, folders, projects and uploads; look up languages; read the credit wallet and credit consumption',
 		defaults: { name: 'Ollang' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

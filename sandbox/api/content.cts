@@ -3,6 +3,7 @@ import { CUSTOM_INSTRUCTION_SUGGESTIONS } from '../domain/catalog.cts';
 import { readJsonBody } from '../http/body.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { nonEmptyString, validate } from '../http/validation.cts';
+import type { ContentTermRecord } from '../types.cts';
 import { json } from './common.cts';
 
 const contentImportBody = z
@@ -42,6 +43,8 @@ async function importContent(ctx: ApiContext): Promise<Reply> {
 				createdAt: now,
 				updatedAt: now,
 				targets: new Map(),
+				tags: [],
+				orderIds: [],
 			};
 			world.state.content.set(unit.sourceText, term);
 		}
@@ -53,6 +56,57 @@ async function importContent(ctx: ApiContext): Promise<Reply> {
 	return json(201, { success: true, imported: body.translations.length });
 }
 
+/** A query value given once, repeated, or in the bracket form (`key[]=a&key[]=b`): always a list. */
+const queryList = z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(nonEmptyString));
+
+const contentExportQuery = z
+	.object({
+		targetLanguage: nonEmptyString.optional(),
+		targetLanguages: queryList.optional(),
+		tag: nonEmptyString.optional(),
+		tags: queryList.optional(),
+		orderIds: queryList.optional(),
+	})
+	.strict()
+	.refine((query) => query.targetLanguage !== undefined || (query.targetLanguages ?? []).length > 0, {
+		message: 'targetLanguage or targetLanguages should not be empty',
+	});
+
+/**
+ * GET /integration/content/export: the terms that have a target in a requested language and pass the filters (any
+ * of the tags given by tag and tags; any of orderIds), as { sourceText: targetText }. One language (targetLanguage,
+ * targetLanguages, or both naming the same) gives that flat map; several give { language: map }, where a language
+ * without any match is left out. No match at all gives {}.
+ */
+function exportContent(ctx: ApiContext): Reply {
+	const query = validate(contentExportQuery, ctx.query);
+	const languages = [...new Set([...(query.targetLanguage ? [query.targetLanguage] : []), ...(query.targetLanguages ?? [])])];
+	const tags = [...(query.tag ? [query.tag] : []), ...(query.tags ?? [])];
+	const orderIds = query.orderIds ?? [];
+	const selected = [...ctx.world.state.content.values()].filter(
+		(term) =>
+			(tags.length === 0 || term.tags.some((tag) => tags.includes(tag))) &&
+			(orderIds.length === 0 || term.orderIds.some((orderId) => orderIds.includes(orderId))),
+	);
+	const mapFor = (language: string) => contentMap(selected, language);
+	if (languages.length === 1) return json(200, mapFor(languages[0]));
+	const nested: Record<string, Record<string, string>> = {};
+	for (const language of languages) {
+		const map = mapFor(language);
+		if (Object.keys(map).length > 0) nested[language] = map;
+	}
+	return json(200, nested);
+}
+
+function contentMap(terms: ContentTermRecord[], language: string): Record<string, string> {
+	const map: Record<string, string> = {};
+	for (const term of terms) {
+		const target = term.targets.get(language);
+		if (target) map[term.sourceText] = target.targetText;
+	}
+	return map;
+}
+
 function customInstructionSuggestions(): Reply {
 	return json(
 		200,
@@ -62,5 +116,6 @@ function customInstructionSuggestions(): Reply {
 
 export const contentRoutes: ApiRoute[] = [
 	{ method: 'POST', pattern: '/integration/content/import', auth: 'C', handler: importContent },
+	{ method: 'GET', pattern: '/integration/content/export', auth: 'C', handler: exportContent },
 	{ method: 'GET', pattern: '/integration/custom-instructions/suggestions', auth: 'C', handler: customInstructionSuggestions },
 ];

@@ -29,7 +29,8 @@ export interface ApiContext {
 export interface ApiRoute {
 	method: string;
 	pattern: string;
-	auth: AuthShape;
+	/** The 401 body shape, or 'none' for the one public route (GET /health), which never reads ctx.user. */
+	auth: AuthShape | 'none';
 	handler: (ctx: ApiContext) => Reply | Promise<Reply>;
 }
 
@@ -59,6 +60,9 @@ export interface ServerDeps {
 }
 
 export const ADMIN_PREFIX = '/__sandbox/';
+
+/** The caller of a route without authentication: no roles, and no handler of such a route reads it. */
+const ANONYMOUS: UserRecord = { id: 'anonymous', name: 'Anonymous', email: '', roles: [], tags: [], folderRestrictions: new Map() };
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
 	return (req, res) => {
@@ -99,7 +103,7 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 	let reply: Reply;
 	try {
 		if (!match) throw shapeB(404, `Cannot ${method} ${pathname}`);
-		const user = authenticate(req, deps.keys, match.route.auth);
+		const user = match.route.auth === 'none' ? ANONYMOUS : authenticate(req, deps.keys, match.route.auth);
 		reply = await match.route.handler({ world: deps.world, user, params: match.params, query: parseQuery(url.searchParams), req });
 	} catch (error) {
 		reply = errorReply(toApiError(error, deps));

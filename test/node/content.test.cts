@@ -252,3 +252,101 @@ describe('Content > Import batches: by count and by size', () => {
 		expect(batchSize?.description).toMatch(/5 MB of JSON/);
 	});
 });
+
+describe('Content > Export', () => {
+	const exportContent = (extra: Record<string, unknown>) => ({ resource: 'content', operation: 'export', ...extra });
+	const stored = (language: string) =>
+		[...sandbox().state.content.values()]
+			.filter((term) => term.targets.has(language))
+			.map((term) => ({ sourceText: term.sourceText, targetText: term.targets.get(language)!.targetText, targetLanguage: language }));
+
+	beforeAll(async () => {
+		await run(sandbox(), importContent({ targetLanguage: '={{ $json.language }}' }), {
+			items: [
+				{ json: { sourceText: 'Good morning', targetText: 'Günaydın', language: 'tr' } },
+				{ json: { sourceText: 'Good night', targetText: 'İyi geceler', language: 'tr' } },
+				{ json: { sourceText: 'Good morning', targetText: 'Buenos días', language: 'es' } },
+			],
+		});
+	});
+
+	it('by default gives one item per translation of what Import stored: { sourceText, targetText, targetLanguage }', async () => {
+		const result = await run(sandbox(), exportContent({ targetLanguages: 'tr' }));
+
+		expect(result.json).toEqual(stored('tr'));
+		expect(result.json).toEqual(
+			expect.arrayContaining([
+				{ sourceText: 'Good morning', targetText: 'Günaydın', targetLanguage: 'tr' },
+				{ sourceText: 'Good night', targetText: 'İyi geceler', targetLanguage: 'tr' },
+			]),
+		);
+		expect(new Set(pairedIndexes(result))).toEqual(new Set([0]));
+		const [request] = sandbox().requests.log;
+		expect(request).toMatchObject({ path: '/integration/content/export', status: 200 });
+	});
+
+	it('several languages: entries of each, or the raw nested map as one item', async () => {
+		const entries = await run(sandbox(), exportContent({ targetLanguages: 'tr, es' }));
+		expect(entries.json).toEqual([...stored('tr'), ...stored('es')]);
+
+		const raw = await run(sandbox(), exportContent({ targetLanguages: '={{ ["tr", "es"] }}', output: 'map' }));
+		expect(raw.json).toHaveLength(1);
+		expect(raw.json[0]).toEqual({
+			tr: Object.fromEntries(stored('tr').map((entry) => [entry.sourceText, entry.targetText])),
+			es: Object.fromEntries(stored('es').map((entry) => [entry.sourceText, entry.targetText])),
+		});
+	});
+
+	it('one language as the raw map is the flat { sourceText: targetText }', async () => {
+		const raw = await run(sandbox(), exportContent({ targetLanguages: 'es', output: 'map' }));
+
+		expect(raw.json).toEqual([Object.fromEntries(stored('es').map((entry) => [entry.sourceText, entry.targetText]))]);
+	});
+
+	it('sends arrays in the bracket form and the filters; no match gives no items', async () => {
+		const stub = await startStub((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{}');
+		});
+		try {
+			const result = await run(sandbox(), exportContent({ targetLanguages: 'de,fr', filters: { tags: 'ui, checkout', orderIds: 'o1' } }), { baseUrl: stub.baseUrl });
+
+			expect(result.json).toEqual([]);
+			const url = new URL(stub.requests[0].url, 'http://x');
+			expect(url.pathname).toBe('/integration/content/export');
+			expect([...url.searchParams]).toEqual([
+				['targetLanguages[]', 'de'],
+				['targetLanguages[]', 'fr'],
+				['tags[]', 'ui'],
+				['tags[]', 'checkout'],
+				['orderIds[]', 'o1'],
+			]);
+		} finally {
+			await stub.close();
+		}
+		const tagged = await run(sandbox(), exportContent({ targetLanguages: 'tr', filters: { tags: 'no-such-tag' } }));
+		expect(tagged.json).toEqual([]);
+	});
+
+	it('refuses bad language lists before sending anything', async () => {
+		expect(failure(await run(sandbox(), exportContent({ targetLanguages: ' ' }))).message).toBe('Invalid Target Languages (item 0): add at least one language code');
+		expect(failure(await run(sandbox(), exportContent({ targetLanguages: 'de, de' }))).message).toBe('Invalid Target Languages (item 0): "de" is listed twice');
+		expect(failure(await run(sandbox(), exportContent({ targetLanguages: 'german language' }))).message).toBe(
+			'Invalid Target Languages (item 0): "german language" is not a language code (e.g. en, de, pt-PT, zh-Hant)',
+		);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('an answer of another shape is a clear error', async () => {
+		const stub = await startStub((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ tr: 'not a map' }));
+		});
+		try {
+			const error = failure(await run(sandbox(), exportContent({ targetLanguages: 'tr, es' }), { baseUrl: stub.baseUrl }));
+			expect(error.message).toContain('a map of languages to text maps');
+		} finally {
+			await stub.close();
+		}
+	});
+});

@@ -72,9 +72,85 @@ describe('GET /__sandbox/content (admin, no API key)', () => {
 			sourceText: 'Basket',
 			elementId: 'nav.basket',
 			type: 'navigation',
+			tags: [],
+			orderIds: [],
 			createdAt: expect.any(String),
 			updatedAt: expect.any(String),
 			targets: { it: { targetText: 'Carrello', updatedAt: expect.any(String) }, es: { targetText: 'Cesta', updatedAt: expect.any(String) } },
 		});
+	});
+});
+
+describe('GET /integration/content/export', () => {
+	const exportContent = (query: string, key?: string) => call(sandbox(), 'GET', `/integration/content/export${query}`, { key });
+	const seededIn = (language: string, tag?: string) =>
+		Object.fromEntries(
+			[...sandbox().state.content.values()]
+				.filter((term) => term.targets.has(language) && (tag === undefined || term.tags.includes(tag)))
+				.map((term) => [term.sourceText, term.targets.get(language)!.targetText]),
+		);
+
+	beforeAll(async () => {
+		const imported = await importContent({
+			targetLanguage: 'tr',
+			translations: [
+				{ sourceText: 'Good morning', targetText: 'Günaydın' },
+				{ sourceText: 'Good night', targetText: 'İyi geceler' },
+			],
+		});
+		expect(imported.status).toBe(201);
+		expect((await importContent({ targetLanguage: 'es', translations: [{ sourceText: 'Good morning', targetText: 'Buenos días' }] })).status).toBe(201);
+	});
+
+	it('one language answers the flat map { sourceText: targetText } of what Import stored', async () => {
+		const response = await exportContent('?targetLanguage=tr');
+
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual({ ...seededIn('tr'), 'Good morning': 'Günaydın', 'Good night': 'İyi geceler' });
+		// A re-import updates what the export gives.
+		await importContent({ targetLanguage: 'tr', translations: [{ sourceText: 'Good night', targetText: 'İyi uykular' }] });
+		expect((await exportContent('?targetLanguage=tr')).body['Good night']).toBe('İyi uykular');
+	});
+
+	it('several languages answer { language: map }, by bracket form, repeated keys, or both parameters', async () => {
+		const expected = { tr: expect.objectContaining({ 'Good morning': 'Günaydın' }), es: { ...seededIn('es'), 'Good morning': 'Buenos días' } };
+		expect((await exportContent('?targetLanguages[]=tr&targetLanguages[]=es')).body).toEqual(expected);
+		expect((await exportContent('?targetLanguages=tr&targetLanguages=es')).body).toEqual(expected);
+		expect((await exportContent('?targetLanguage=tr&targetLanguages[]=es')).body).toEqual(expected);
+		// A single value in targetLanguages is one language: the flat map.
+		expect((await exportContent('?targetLanguages=es')).body).toEqual(expected.es);
+		expect((await exportContent('?targetLanguages%5B%5D=es')).body).toEqual(expected.es);
+	});
+
+	it('no match answers {}; a language without matches is left out of the nested form', async () => {
+		expect((await exportContent('?targetLanguage=xx')).body).toEqual({});
+		expect((await exportContent('?targetLanguages[]=xx&targetLanguages[]=yy')).body).toEqual({});
+		expect(Object.keys((await exportContent('?targetLanguages[]=xx&targetLanguages[]=tr')).body)).toEqual(['tr']);
+	});
+
+	it('filters by tag / tags[] (any of them) and orderIds[] (any of them)', async () => {
+		const language = [...sandbox().state.content.values()].find((term) => term.tags.length > 0)!.targets.keys().next().value as string;
+		const tag = [...sandbox().state.content.values()].find((term) => term.tags.length > 0 && term.targets.has(language))!.tags[0];
+		const tagged = await exportContent(`?targetLanguage=${language}&tag=${tag}`);
+		expect(tagged.body).toEqual(seededIn(language, tag));
+		expect(Object.keys(tagged.body).length).toBeGreaterThan(0);
+		expect((await exportContent(`?targetLanguage=${language}&tags[]=${tag}&tags[]=no-such-tag`)).body).toEqual(seededIn(language, tag));
+		// Imported terms carry no tags.
+		expect((await exportContent(`?targetLanguage=tr&tag=${tag}`)).body).toEqual(seededIn('tr', tag));
+
+		const orderId = sandbox().fixtures.orders.byStatus.completed;
+		sandbox().state.content.get('Good morning')!.orderIds.push(orderId);
+		expect((await exportContent(`?targetLanguage=tr&orderIds[]=${orderId}`)).body).toEqual({ 'Good morning': 'Günaydın' });
+		expect((await exportContent('?targetLanguage=tr&orderIds[]=000000000000000000000000')).body).toEqual({});
+	});
+
+	it('400 shape B without a language or with an unknown parameter; 401 shape C without a key', async () => {
+		const none = await exportContent('');
+		expect(none.status).toBe(400);
+		expect(none.body).toEqual({ statusCode: 400, message: ['targetLanguage or targetLanguages should not be empty'], error: 'Bad Request' });
+		expect((await exportContent('?targetLanguage=tr&lang=de')).body.message).toEqual(['property lang should not exist']);
+		const anonymous = await exportContent('?targetLanguage=tr', null as unknown as string);
+		expect(anonymous.status).toBe(401);
+		expect(anonymous.body).toEqual({ error: 'UNAUTHORIZED', message: expect.any(String) });
 	});
 });

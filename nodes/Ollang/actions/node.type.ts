@@ -17,7 +17,7 @@ export interface OllangResourceMap {
 	revision: 'create' | 'getMany' | 'delete';
 	consumption: 'getMany';
 	creditWallet: 'get';
-	content: 'import';
+	content: 'import' | 'export';
 	memory: 'create' | 'get' | 'getMany' | 'rename' | 'delete' | 'importItems' | 'getImportJob';
 	folder:
 		| 'getMany'
@@ -31,7 +31,10 @@ export interface OllangResourceMap {
 		| 'removeDocument';
 	project: 'get' | 'getMany' | 'createFromUrl';
 	upload: 'uploadFile' | 'uploadFromUrl' | 'uploadVtt';
-	customInstruction: 'getSuggestions';
+	customInstruction: 'getSuggestions' | 'create' | 'getMany' | 'get' | 'update' | 'delete';
+	locale: 'getLanguages' | 'search' | 'validateTag';
+	figmaOrder: 'create' | 'getManyByFile' | 'getStatus';
+	health: 'check';
 }
 
 export type OllangResource = keyof OllangResourceMap;

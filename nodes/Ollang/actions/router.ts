@@ -5,7 +5,10 @@ import * as consumption from './consumption';
 import * as content from './content';
 import * as creditWallet from './creditWallet';
 import * as customInstruction from './customInstruction';
+import * as figmaOrder from './figmaOrder';
 import * as folder from './folder';
+import * as health from './health';
+import * as locale from './locale';
 import * as memory from './memory';
 import * as order from './order';
 import * as project from './project';
@@ -30,6 +33,9 @@ export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
 	project: project.operations,
 	upload: upload.operations,
 	customInstruction: customInstruction.operations,
+	locale: locale.operations,
+	figmaOrder: figmaOrder.operations,
+	health: health.operations,
 };
 
 export function findOperation(resource: string, operation: string): OllangOperation | undefined {

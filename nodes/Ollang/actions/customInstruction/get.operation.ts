@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../common/fields';
+import { toResults } from '../common/outcomes';
+import { checkId } from '../common/parameters';
+import type { OperationKind, OperationResult } from '../node.type';
+import { findInstruction, instructionIdField } from './instructions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The API has no endpoint for one instruction: the node lists the instructions and picks the one with this ID, and fails naming the ID when none has it.',
+		name: 'getNotice',
+		type: 'notice',
+		default: '',
+	},
+	instructionIdField('ID of the custom instruction to get, as Create or Get Many return it'),
+];
+
+export const description = forOperation('customInstruction', 'get', properties);
+
+export const kind: OperationKind = 'read';
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const instructionId = checkId(
+		this,
+		this.getNodeParameter('instructionId', itemIndex, ''),
+		'Instruction ID',
+		itemIndex,
+	);
+	return toResults(await findInstruction.call(this, instructionId, itemIndex));
+}

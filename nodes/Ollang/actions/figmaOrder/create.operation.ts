@@ -1,0 +1,105 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { OllangRequest } from '../../transport';
+import { apiRequest } from '../../transport';
+import { forOperation, languageHint } from '../common/fields';
+import { checkLanguageCode, checkLanguageList } from '../common/languages';
+import { toResults } from '../common/outcomes';
+import { checkOptionalId } from '../common/parameters';
+import { requireObject } from '../common/responses';
+import type { OperationKind, OperationResult } from '../node.type';
+import { checkFigmaUrl, checkFileKey } from './figma';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'File URL',
+		name: 'fileUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://www.figma.com/design/AbC123xyz/Marketing-Site',
+		description: 'Link to the Figma file to translate; it must be on figma.com',
+	},
+	{
+		displayName: 'Source Language',
+		name: 'sourceLanguage',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. en',
+		hint: languageHint,
+		description: 'Language of the texts in the Figma file',
+	},
+	{
+		displayName: 'Target Languages',
+		name: 'targetLanguages',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. de, fr, pt-PT',
+		hint: 'One or more language codes, comma-separated (or a list from an expression)',
+		description: 'One order is created per target language',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'File Key',
+				name: 'fileKey',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. AbC123xyz',
+				description: 'The Figma file key; by default it is taken from the File URL (the part after /design/ or /file/)',
+			},
+			{
+				displayName: 'Folder ID',
+				name: 'folderId',
+				type: 'string',
+				default: '',
+				description: "Ollang folder for the new project and orders; by default the account's first folder",
+			},
+		],
+	},
+];
+
+export const description = forOperation('figmaOrder', 'create', properties);
+
+export const kind: OperationKind = 'write';
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const fileUrl = checkFigmaUrl(this, this.getNodeParameter('fileUrl', itemIndex, ''), 'File URL', itemIndex);
+	const sourceLanguage = checkLanguageCode(
+		this,
+		this.getNodeParameter('sourceLanguage', itemIndex, ''),
+		'Source Language',
+		itemIndex,
+	);
+	const targetLanguages = checkLanguageList(
+		this,
+		this.getNodeParameter('targetLanguages', itemIndex, ''),
+		'Target Languages',
+		itemIndex,
+	);
+	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const fileKey = checkFileKey(this, additionalFields.fileKey, 'File Key', itemIndex, fileUrl);
+	const body: IDataObject = { fileKey, fileUrl, sourceLanguage, targetLanguages };
+	const folderId = checkOptionalId(this, additionalFields.folderId, 'Folder ID', itemIndex);
+	if (folderId !== undefined) body.folderId = folderId;
+	const request: OllangRequest = {
+		method: 'POST',
+		path: '/integration/orders/figma/create',
+		body,
+		// Creates orders that spend credits: never repeated where the service may have acted.
+		retry: 'once',
+		itemIndex,
+		errorHints: {
+			'409':
+				'An order for this file and language is still in progress: wait for it (Get Status) or leave that language out.',
+		},
+	};
+	return toResults(requireObject.call(this, request, await apiRequest.call(this, request), ['projectId', 'orders']));
+}
