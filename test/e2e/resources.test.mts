@@ -259,7 +259,7 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 		);
 	});
 
-	it('the rest of the public API: cancel, rerun, QC, revisions, projects, folder catalogue, assignment, bulk export, VTT upload', async () => {
+	it('the rest of the public API: cancel, rerun, QC, revisions, projects, folders, VTT upload, custom instructions, content export, locales, Figma, health', async () => {
 		const writable = fixtures.folders.writable;
 		const expectedProjects = await sandbox.getAllPages<Json>('/integration/project', {}, 'owner', 'flat');
 		const expectedProject = await sandbox.get<Json>(`/integration/project/${fixtures.projects.writable}`);
@@ -321,6 +321,35 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 		// One sheet per order and language, named "{order name} - {language}" cut to Excel's 31 characters.
 		assert.ok(sheet.name.includes(' - ') && sheet.name.length <= 31, `sheet name ${sheet.name}`);
 		assert.deepEqual(sheet.rows[0].slice(0, 4), ['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES']);
+
+		// Custom instruction: created, updated, read, listed, deleted.
+		const instruction = singleJson(run, 'Create instruction');
+		assert.deepEqual([instruction.key, instruction.value, instruction.active], ['e2e_tone', 'Keep a friendly tone.', true]);
+		assert.equal(singleJson(run, 'Update instruction').active, false);
+		assert.deepEqual([singleJson(run, 'Get instruction').id, singleJson(run, 'Get instruction').active], [instruction.id, false]);
+		assert.ok(jsonOf(run, 'Get many instructions').some((row) => row.id === instruction.id), 'the new instruction is not listed');
+		assert.ok(!(await sandbox.get<Json[]>('/integration/custom-instructions')).some((row) => row.id === instruction.id), 'the instruction was not deleted');
+
+		// Content export: one item per entry, as the API's map says.
+		const exportedMap = await sandbox.get<Record<string, string>>('/integration/content/export', { query: { targetLanguage: 'de' } });
+		const entries = jsonOf(run, 'Export content');
+		assert.ok(entries.length > 0, 'no content exported');
+		assert.deepEqual(
+			Object.fromEntries(entries.map((entry) => [String(entry.sourceText), String(entry.targetText)])),
+			exportedMap,
+		);
+
+		assert.deepEqual(jsonOf(run, 'Get languages').map((row) => row.code), (await sandbox.get<Json[]>('/integration/locales/languages')).map((row) => row.code));
+		assert.ok(jsonOf(run, 'Search languages').some((row) => String(row.name).startsWith('Portug')), 'no Portuguese found');
+		assert.equal(singleJson(run, 'Validate language tag').valid, true);
+
+		const figma = singleJson(run, 'Create Figma orders');
+		const figmaOrders = figma.orders as Array<{ orderId: string; targetLanguage: string }>;
+		assert.deepEqual(figmaOrders.map((order) => order.targetLanguage).sort(), ['de', 'fr']);
+		const listedFigma = jsonOf(run, 'Get Figma orders');
+		assert.deepEqual(listedFigma.map((row) => row.id).sort(), figmaOrders.map((order) => order.orderId).sort());
+		assert.equal(singleJson(run, 'Get Figma order status').completedAt ?? null, null);
+		assert.equal(singleJson(run, 'Check health').status, 'OK');
 
 		const vtt = singleJson(run, 'Upload VTT');
 		assert.equal(vtt.projectId, fixtures.projects.writable);
