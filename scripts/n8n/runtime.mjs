@@ -464,7 +464,7 @@ async function verifyInstalledPackage(runtime, userFolder, packageName) {
 			await loader.loadAll();
 			const nodeTypes = Object.keys(loader.nodeTypes).map((name) => loader.packageName + '.' + name);
 			const credentialTypes = Object.keys(loader.credentialTypes);
-			process.stdout.write(JSON.stringify({ packageDir, nodeTypes, credentialTypes }));
+			process.stdout.write('\\nOLLANG_LOADED ' + JSON.stringify({ packageDir, nodeTypes, credentialTypes }) + '\\n');
 		})().catch((error) => { console.error(error && error.stack || error); process.exit(1); });
 	`;
 	const { stdout } = await runCommand(runtime.nodeBin, ['-e', probe], {
@@ -473,7 +473,10 @@ async function verifyInstalledPackage(runtime, userFolder, packageName) {
 		env: { ...runtime.env, NODE_PATH: path.join(runtime.paths.n8nPrefix, 'node_modules') },
 		label: `loading ${packageName} from ${nodesDir(userFolder)}`,
 	});
-	const loaded = JSON.parse(stdout);
+	// n8n-core may log to stdout too (N8N_LOG_LEVEL=debug): the answer is the marked line.
+	const marked = stdout.split('\n').find((line) => line.startsWith('OLLANG_LOADED '));
+	if (!marked) throw new Error(`loading ${packageName} printed no result: ${stdout.slice(-2000)}`);
+	const loaded = JSON.parse(marked.slice('OLLANG_LOADED '.length));
 	if (loaded.nodeTypes.length === 0) throw new Error(`${packageName} loaded from ${loaded.packageDir} but declares no node types`);
 	return loaded;
 }
