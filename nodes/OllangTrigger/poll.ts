@@ -7,6 +7,7 @@ import { pollImportJobs, sampleImportJob } from './importJobs';
 import { pollOrderEvents, sampleOrderEvent } from './orderEvents';
 import type { PollOutcome } from './pollSession';
 import { asNodeError, failureKind, fetchServiceTime, PollSession } from './pollSession';
+import { PollOverlapGuard } from './overlap';
 import type { TriggerState } from './state';
 import { commitState, loadState, recallBaseline, recordBaseline, recordFailedPoll } from './state';
 
@@ -86,6 +87,14 @@ function withKeptPlace(node: INode, error: unknown): NodeApiError | NodeOperatio
 	return nodeError;
 }
 
+/** An overlapping poll of this node emitted from a newer state: this one emits nothing and changes nothing. */
+function standDown(this: IPollFunctions): null {
+	this.logger.info(
+		'Ollang Trigger: another poll of this trigger emitted meanwhile; this poll, started from an older state, stands down',
+	);
+	return null;
+}
+
 function toItems(outcome: PollOutcome): INodeExecutionData[][] | null {
 	if (outcome.items.length === 0) return null;
 	return [outcome.items.map((json) => ({ json }))];
@@ -111,6 +120,8 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	const loaded = loadState(staticData);
 	const key = configKey(config);
 	const stored = loaded.state;
+	const overlap = new PollOverlapGuard(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`, loaded.commits);
+	if (overlap.isSuperseded()) return standDown.call(this);
 
 	let state: TriggerState;
 	let outcome: PollOutcome;
@@ -127,6 +138,7 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		// reported only when it persists, and the stored state stays as it was.
 		if (stored === undefined) throw asNodeError(this.getNode(), error);
 		if (failureKind(error) !== 'transient') throw withKeptPlace(this.getNode(), error);
+		if (overlap.isSuperseded()) return standDown.call(this);
 		const failedPolls = recordFailedPoll(staticData, loaded.commits);
 		if (failedPolls >= TRANSIENT_FAILURES_BEFORE_ERROR) throw withKeptPlace(this.getNode(), error);
 		this.logger.warn(`Ollang Trigger: poll failed, trying again at the next poll: ${(error as Error).message}`);
@@ -134,8 +146,10 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	}
 
 	state.failedPolls = session.transientError === undefined ? 0 : state.failedPolls + 1;
-	// Another poll committed meanwhile (overlapping polls on the same static data): its result stands.
+	// Another poll committed meanwhile (overlapping polls on the same static data, or on copies of it): its result stands.
+	if (overlap.isSuperseded()) return standDown.call(this);
 	if (!commitState(staticData, state, loaded.commits)) return null;
+	if (outcome.items.length > 0) overlap.recordEmission();
 	if (outcome.items.length === 0 && session.transientError && state.failedPolls >= TRANSIENT_FAILURES_BEFORE_ERROR) {
 		throw withKeptPlace(this.getNode(), session.transientError);
 	}

@@ -12,7 +12,10 @@
 //   cursor row (seeded once from the node's static data). A poll that emits commits the staged cursor with its
 //   execution; a scheduled poll that returns null commits it alone; the activation poll (a "testing trigger")
 //   commits nothing when it returns null. The durable scheduler runs the activation poll only when the poll job
-//   is first registered, not when n8n starts again. The global static data is saved as in 'default'.
+//   is first registered, not when n8n starts again. The global static data is saved as in 'default'. A poll task in
+//   flight when n8n stopped is leased again after the restart and can run beside the next one: each poll reads its
+//   own copy of the cursor row when it starts, and the row takes whichever copy is committed last
+//   (`pollOverlapping`).
 // The first poll after activation is n8n's activation poll: its errors are thrown (activation fails); later errors
 // go to __emitError (an error execution) and the workflow stays active. This runner rethrows both.
 // 'manual' polls are the editor's "Fetch Test Event": WorkflowExecute builds a PollContext in manual mode on a
@@ -70,6 +73,12 @@ export interface PollRunnerOptions {
 export interface PollRunner {
 	/** One poll in the current mode: the items it emitted, or null when it emitted nothing. */
 	poll(): Promise<PollResult>;
+	/**
+	 * 'durable' only: `count` scheduled polls of the node at once, each on its own copy of the cursor row read when it
+	 * starts, as n8n's durable scheduler runs a poll task leased again after a restart beside the next one. Their
+	 * results in start order.
+	 */
+	pollOverlapping(count: number): Promise<PollResult[]>;
 	/** The node's static data as the next trigger-mode poll will see it (the active workflow's bucket). */
 	readonly staticData: IDataObject;
 	/** The node's state as n8n last wrote it to the database (the cursor row in 'durable' mode). */
@@ -91,13 +100,20 @@ export interface PollRunner {
 	setCredentials(data: { baseUrl: string; apiKey: string } & ICredentialDataDecryptedObject): Promise<void>;
 }
 
+/** What one poll handed to n8n: the items it emitted, or the error it reported. */
+interface PollRun {
+	emission?: INodeExecutionData[][];
+	error?: Error;
+}
+
 interface Activation {
 	workflow: Workflow;
-	execute: (testingTrigger?: boolean) => Promise<void>;
+	execute: (run: PollRun, testingTrigger?: boolean) => Promise<void>;
 	activated: boolean;
 }
 
-const WORKFLOW_ID = 'harness-poll-workflow';
+/** Each runner is its own workflow, as each workflow in n8n has its own id. */
+let runnerCount = 0;
 
 export function createPollRunner(options: PollRunnerOptions): PollRunner {
 	const typeName = options.nodeTypeName ?? OLLANG_TRIGGER_NODE_TYPE;
@@ -114,6 +130,7 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		credentials: credential.nodeCredentials,
 	};
 	const nodeKey = `node:${node.name}`;
+	const WORKFLOW_ID = `harness-poll-workflow-${++runnerCount}`;
 	let mode: PollMode = options.mode ?? 'trigger';
 	// What n8n's database holds for this workflow's static data.
 	let saved: IDataObject = deepCopy(options.savedStaticData ?? {});
@@ -123,8 +140,6 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 	let cursorRow: IDataObject | undefined;
 	let activation: Activation | undefined;
 	let nextActivationMode: WorkflowActivateMode = 'activate';
-	let pendingEmission: INodeExecutionData[][] | undefined;
-	let pendingError: Error | undefined;
 	const emissions: INodeExecutionData[][][] = [];
 
 	function buildWorkflow(staticData: IDataObject, active: boolean): Workflow {
@@ -157,77 +172,106 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		const workflow = buildWorkflow(saved, true);
 		const workflowNode = workflow.getNode(node.name) as INode;
 		const durable = persistence === 'durable';
-		// 'durable': the poll's staged copy of the cursor row, and what was last committed from it.
-		let staged: { snapshot: IDataObject; seed: IDataObject } | undefined;
-		const takeStagedCursor = (): IDataObject | null => {
-			if (staged === undefined || isDeepStrictEqual(staged.snapshot, staged.seed)) return null;
-			const cursor = deepCopy(staged.snapshot);
-			staged.seed = cursor;
-			return cursor;
-		};
-		const context = new PollContext(
-			workflow,
-			workflowNode,
-			additionalData(),
-			'trigger',
-			nextActivationMode,
-			(data) => {
-				const cursor = durable ? takeStagedCursor() : null;
-				saveStaticData(workflow);
-				// The execution and the cursor are committed in one transaction.
-				if (cursor !== null) cursorRow = cursor;
-				pendingEmission = data;
-			},
-			(error) => {
-				pendingError = error;
-			},
-			durable
-				? async () => {
-						const cursor = takeStagedCursor();
-						if (cursor !== null) cursorRow = cursor;
-					}
-				: undefined,
-			durable
-				? async (poll) => {
-						cursorRow ??= deepCopy(workflow.getStaticData('node', workflowNode));
-						staged = { snapshot: deepCopy(cursorRow), seed: cursorRow };
-						try {
-							return await poll();
-						} finally {
-							staged = undefined;
-						}
-					}
-				: undefined,
-			durable
-				? () => {
-						if (staged === undefined) throw new Error('the node read its static data outside of a poll');
-						return staged.snapshot;
-					}
-				: undefined,
-			options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
-		);
 		const isCurrent = () => activation?.workflow === workflow;
-		const execute = Container.get(PollTriggerExecutor).create(workflow, workflowNode, context, isCurrent);
+		const activationMode = nextActivationMode;
+		/**
+		 * A poll context as n8n builds it. 'durable': one per poll task, each with its own staged copy of the cursor
+		 * row, read when the poll starts (so two overlapping polls can hold the same copy, as in n8n); 'default': one
+		 * for the whole activation.
+		 */
+		const createExecute = (target: () => PollRun) => {
+			let staged: { snapshot: IDataObject; seed: IDataObject } | undefined;
+			const takeStagedCursor = (): IDataObject | null => {
+				if (staged === undefined || isDeepStrictEqual(staged.snapshot, staged.seed)) return null;
+				const cursor = deepCopy(staged.snapshot);
+				staged.seed = cursor;
+				return cursor;
+			};
+			const context = new PollContext(
+				workflow,
+				workflowNode,
+				additionalData(),
+				'trigger',
+				activationMode,
+				(data) => {
+					const cursor = durable ? takeStagedCursor() : null;
+					saveStaticData(workflow);
+					// The execution and the cursor are committed in one transaction; n8n writes the cursor as given.
+					if (cursor !== null) cursorRow = cursor;
+					target().emission = data;
+				},
+				(error) => {
+					target().error = error;
+				},
+				durable
+					? async () => {
+							const cursor = takeStagedCursor();
+							if (cursor !== null) cursorRow = cursor;
+						}
+					: undefined,
+				durable
+					? async (poll) => {
+							cursorRow ??= deepCopy(workflow.getStaticData('node', workflowNode));
+							staged = { snapshot: deepCopy(cursorRow), seed: cursorRow };
+							try {
+								return await poll();
+							} finally {
+								staged = undefined;
+							}
+						}
+					: undefined,
+				durable
+					? () => {
+							if (staged === undefined) throw new Error('the node read its static data outside of a poll');
+							return staged.snapshot;
+						}
+					: undefined,
+				options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs as number,
+			);
+			return Container.get(PollTriggerExecutor).create(workflow, workflowNode, context, isCurrent);
+		};
+		let currentRun: PollRun = {};
+		const shared = durable ? undefined : createExecute(() => currentRun);
+		const execute = async (run: PollRun, testingTrigger = false) => {
+			if (shared) {
+				currentRun = run;
+				return await shared(testingTrigger);
+			}
+			return await createExecute(() => run)(testingTrigger);
+		};
 		// The durable scheduler runs no activation poll for a poll job it already holds (n8n starting again).
-		const activated = durable && nextActivationMode === 'init';
+		const activated = durable && activationMode === 'init';
 		return { workflow, execute, activated };
 	}
 
 	async function pollTrigger(): Promise<PollResult> {
 		activation ??= activate();
 		const current = activation;
-		pendingEmission = undefined;
-		pendingError = undefined;
+		const run: PollRun = {};
 		// n8n polls once while activating (an error then fails the activation), then on its schedule.
 		const isActivationPoll = !current.activated;
 		current.activated = true;
-		await current.execute(isActivationPoll);
+		await current.execute(run, isActivationPoll);
 		// ActiveWorkflowManager.add saves the static data once the activation (and its poll) succeeded.
-		if (isActivationPoll && !pendingError) saveStaticData(current.workflow);
-		if (pendingError) throw pendingError;
-		if (pendingEmission === undefined) return null;
-		emissions.push(pendingEmission);
-		return pendingEmission;
+		if (isActivationPoll && !run.error) saveStaticData(current.workflow);
+		return settle(run);
+	}
+
+	function settle(run: PollRun): PollResult {
+		if (run.error) throw run.error;
+		if (run.emission === undefined) return null;
+		emissions.push(run.emission);
+		return run.emission;
+	}
+
+	async function pollOverlapping(count: number): Promise<PollResult[]> {
+		if (persistence !== 'durable') throw new Error('overlapping polls of one node happen on the durable scheduler');
+		activation ??= activate();
+		const current = activation;
+		if (!current.activated) throw new Error('activate first: overlapping polls are scheduled polls');
+		const runs = Array.from({ length: count }, (): PollRun => ({}));
+		await Promise.all(runs.map(async (run) => await current.execute(run)));
+		return runs.map(settle);
 	}
 
 	async function pollManual(): Promise<PollResult> {
@@ -244,6 +288,10 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		async poll() {
 			await getRuntime();
 			return mode === 'trigger' ? await pollTrigger() : await pollManual();
+		},
+		async pollOverlapping(count) {
+			await getRuntime();
+			return await pollOverlapping(count);
 		},
 		get staticData() {
 			if (persistence === 'durable') return cursorRow ?? (saved[nodeKey] as IDataObject);
