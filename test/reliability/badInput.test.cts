@@ -9,7 +9,7 @@ import { binaryInputItem } from '../harness/engine.cts';
 import { byId, run, useSandbox } from '../node/setup.cts';
 import { claimOf, errorOf, Figures, spoils, startGateway } from './helpers.cts';
 import type { Spoil } from './helpers.cts';
-import { completedOrder as freshCompletedOrder, createFolderDocument, createMemory, createRevision } from './operations.cts';
+import { completedOrder as freshCompletedOrder, createFigmaOrder, createFolderDocument, createInstruction, createMemory, createRevision, figmaUrl } from './operations.cts';
 
 const sandbox = useSandbox();
 const figures = new Figures('Bad input: local checks, path segments and broken answers');
@@ -81,6 +81,9 @@ const fileItem = (bytes: Buffer | string, fileName = 'guide.txt') => () =>
 	binaryInputItem(bytes, { fileName, mimeType: 'text/plain', json: {} });
 const uploadFile = (extra: INodeParameters = {}): INodeParameters => ({ binaryPropertyName: 'data', sourceLanguage: 'en', ...extra });
 const withFile = (value: unknown) => binaryInputItem('media bytes', { fileName: 'clip.mp4', mimeType: 'video/mp4', json: { value } as IDataObject });
+let uniqueCount = 0;
+/** A fresh value per good item, for what must be unique (instruction keys, Figma files with an active order). */
+const unique = (make: (n: number) => string) => () => make(++uniqueCount);
 const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 const CASES: BadInput[] = [
@@ -230,6 +233,25 @@ const CASES: BadInput[] = [
 	{ operation: 'upload.uploadVtt', what: 'a missing binary field', parameters: (s) => ({ projectId: byId(s.fixtures.projects.writable), binaryPropertyName: 'data', name: 'Subs' }), good: true, bad: false, item: (value) => (value ? binaryInputItem('WEBVTT\n', { fileName: 'a.vtt', json: {} }) : { json: {} }), field: 'Input Binary Field', problem: /has no binary field "data"/ },
 	{ operation: 'upload.uploadVtt', what: 'a blank name', parameters: (s) => ({ projectId: byId(s.fixtures.projects.writable), binaryPropertyName: 'data', name: V }), good: 'Subs', bad: '  ', item: (value) => binaryInputItem('WEBVTT\n', { fileName: 'a.vtt', json: { value } as IDataObject }), field: 'Name', problem: /must not be empty/ },
 	{ operation: 'upload.uploadVtt', what: 'the project ".."', parameters: { projectId: byId(V), binaryPropertyName: 'data', name: 'Subs' }, good: (s: Sandbox) => s.fixtures.projects.writable, bad: '..', item: (value) => binaryInputItem('WEBVTT\n', { fileName: 'a.vtt', json: { value } as IDataObject }), field: 'Project', problem: /'\.\.'/ },
+	{ operation: 'customInstruction.create', what: 'a key that is not a machine id', parameters: { key: V, value: 'Be concise.' }, good: unique((n) => `concise_${n}`), bad: 'be concise', field: 'Key', problem: /^"be concise" is not a machine ID: start with a letter/ },
+	{ operation: 'customInstruction.create', what: 'a key starting with a digit', parameters: { key: V, value: 'Be brief.' }, good: unique((n) => `brief_${n}`), bad: '1st_rule', field: 'Key', problem: /is not a machine ID/ },
+	{ operation: 'customInstruction.create', what: 'an empty instruction text', parameters: { key: '={{ "text_" + $itemIndex + "_" + $json.value.length }}', value: V }, good: 'Keep it short.', bad: ' ', field: 'Instruction', problem: /^must not be empty$/ },
+	{ operation: 'customInstruction.get', what: 'the id ".."', parameters: { instructionId: V }, good: (s: Sandbox) => createInstruction(s, `readable_${++uniqueCount}`), bad: '..', field: 'Instruction ID', problem: /'\.\.'/ },
+	{ operation: 'customInstruction.update', what: 'no field to change', parameters: { instructionId: V, updateFields: {} }, bad: '000000000000000000000000', field: 'Update Fields', problem: /^add at least one of Key, Instruction, Active or Description$/ },
+	{ operation: 'customInstruction.update', what: 'a new key that is not a machine id', parameters: { instructionId: '000000000000000000000000', updateFields: { key: V } }, bad: 'new key', field: 'Key', problem: /is not a machine ID/ },
+	{ operation: 'customInstruction.delete', what: 'an id with a slash', parameters: { instructionId: V }, good: (s: Sandbox) => createInstruction(s, `removable_${++uniqueCount}`), bad: 'a/b', field: 'Instruction ID', problem: /'\/'/ },
+	{ operation: 'content.export', what: 'a language that is not a code', parameters: { targetLanguages: V }, good: 'de', bad: 'de fr', field: 'Target Languages', problem: /^"de fr" is not a language code/ },
+	{ operation: 'content.export', what: 'a language listed twice', parameters: { targetLanguages: V }, good: 'de, fr', bad: 'de, fr, DE', field: 'Target Languages', problem: /^"DE" is listed twice$/ },
+	{ operation: 'content.export', what: 'no language', parameters: { targetLanguages: V }, good: ['de'], bad: [], field: 'Target Languages', problem: /^add at least one language code$/ },
+	{ operation: 'locale.search', what: 'a blank search text', parameters: { query: V }, good: 'french', bad: '  ', field: 'Search Text', problem: /^must not be empty$/ },
+	{ operation: 'locale.validateTag', what: 'a tag with a slash', parameters: { tag: V }, good: 'pt-PT', bad: 'pt/PT', field: 'Language Tag', problem: /^"pt\/PT" is not a tag: it must not contain '\/'/ },
+	{ operation: 'locale.validateTag', what: 'the tag ".."', parameters: { tag: V }, good: 'de', bad: '..', field: 'Language Tag', problem: /'\.\.'/ },
+	{ operation: 'figmaOrder.create', what: 'a file URL not on figma.com', parameters: { fileUrl: V, sourceLanguage: 'en', targetLanguages: 'de' }, good: unique((n) => figmaUrl(`GoodUrl${n}`)), bad: 'https://example.com/design/Abc/File', field: 'File URL', problem: /is not a Figma file URL/ },
+	{ operation: 'figmaOrder.create', what: 'no target language', parameters: { fileUrl: '={{ "https://www.figma.com/design/NoLanguage" + $itemIndex + "/File" }}', sourceLanguage: 'en', targetLanguages: V }, good: 'de', bad: ' , ', field: 'Target Languages', problem: /^add at least one language code$/ },
+	{ operation: 'figmaOrder.create', what: 'a source language that is not a code', parameters: { fileUrl: '={{ "https://www.figma.com/design/BadSource" + $itemIndex + "/File" }}', sourceLanguage: V, targetLanguages: 'de' }, good: 'en', bad: 'English', field: 'Source Language', problem: /is not a language code/ },
+	{ operation: 'figmaOrder.create', what: 'a file URL without a file key', parameters: { fileUrl: V, sourceLanguage: 'en', targetLanguages: 'de' }, good: unique((n) => figmaUrl(`GoodKey${n}`)), bad: 'https://www.figma.com/files/recent', field: 'File Key', problem: /could not be read from the File URL/ },
+	{ operation: 'figmaOrder.getManyByFile', what: 'a file key with a space', parameters: { fileKey: V, returnAll: true }, good: 'SomeFileKey', bad: 'some file', field: 'File Key or URL', problem: /is not a Figma file key/ },
+	{ operation: 'figmaOrder.getStatus', what: 'the id ".."', parameters: { orderId: byId(V) }, good: (s: Sandbox) => createFigmaOrder(s, `StatusGood${++uniqueCount}`), bad: '..', field: 'Order', problem: /'\.\.'/ },
 
 	{ operation: 'upload.uploadFile', what: 'a missing binary field', parameters: uploadFile(), good: true, bad: false, item: (value) => (value ? withFile(value) : { json: {} }), field: 'Input Binary Field', problem: /has no binary field "data"/ },
 	{ operation: 'upload.uploadFile', what: 'an empty source language', parameters: uploadFile({ sourceLanguage: V }), good: 'en', bad: '', item: withFile, field: 'Source Language', problem: /must not be empty/ },
@@ -293,6 +315,9 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 		{ operation: 'memory.getImportJob', route: '/integration/memories/import-jobs/:jobId', parameters: (_s, id) => ({ jobId: id }), path: (_s, id) => `/integration/memories/import-jobs/${id}` },
 		{ operation: 'folder.getOrderLanguagePairs', route: '/integration/folder/:folderId/order-language-pairs', parameters: (_s, id) => ({ folderId: byId(id) }), path: (_s, id) => `/integration/folder/${id}/order-language-pairs` },
 		{ operation: 'folder.listDocuments', route: '/integration/folder/:folderId/docs', parameters: (_s, id) => ({ folderId: byId(id), returnAll: true }), path: (_s, id) => `/integration/folder/${id}/docs` },
+		{ operation: 'customInstruction.update', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id, updateFields: { active: true } }), path: (_s, id) => `/integration/custom-instructions/${id}` },
+		{ operation: 'customInstruction.delete', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id }), path: (_s, id) => `/integration/custom-instructions/${id}` },
+		{ operation: 'figmaOrder.getStatus', route: '/integration/orders/figma/:orderId/status', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/figma/${id}/status` },
 		{ operation: 'folder.removeDocument', route: '/integration/folder/:folderId/docs/:docId', parameters: (s, id) => ({ folderId: byId(s.fixtures.folders.writable), documentId: id }), path: (s, id) => `/integration/folder/${s.fixtures.folders.writable}/docs/${id}` },
 	];
 
@@ -354,6 +379,11 @@ const BROKEN_ANSWERS: BrokenAnswer[] = [
 	{ operation: 'upload.uploadFromUrl', what: 'a 201 without projectId', parameters: () => ({ url: 'https://media.example.com/g.mp4', size: 1000, sourceLanguage: 'en' }), spoil: spoils.json(201, { id: 'x' }), message: /expected an object with projectId/, claim: 'mayHaveApplied' },
 	{ operation: 'memory.create', what: 'a 201 of null', parameters: () => ({ title: 'Broken answer' }), spoil: spoils.json(201, null), message: /expected an object with id/, claim: 'mayHaveApplied' },
 	{ operation: 'memory.importItems', what: 'a 201 without jobId', parameters: (s) => ({ memoryId: byId(s.fixtures.memories[0]), sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Yes', targetText: 'Oui' }), spoil: spoils.json(201, { status: 'pending' }), message: /expected an object with jobId/, claim: 'mayHaveApplied', single: true },
+	{ operation: 'customInstruction.create', what: 'a 201 of null', parameters: () => ({ key: 'broken_answer', value: 'x' }), spoil: spoils.json(201, null), message: /expected an object with id/, claim: 'mayHaveApplied' },
+	{ operation: 'figmaOrder.create', what: 'a 201 without orders', parameters: () => ({ fileUrl: figmaUrl('BrokenAnswer'), sourceLanguage: 'en', targetLanguages: 'de' }), spoil: spoils.json(201, { projectId: 'p' }), message: /expected an object with projectId, orders/, claim: 'mayHaveApplied' },
+	{ operation: 'content.export', what: 'a list where a map belongs', parameters: () => ({ targetLanguages: 'de' }), spoil: spoils.json(200, [{ Save: 'Speichern' }]), message: /expected a JSON object/ },
+	{ operation: 'content.export', what: 'a map of numbers', parameters: () => ({ targetLanguages: 'de' }), spoil: spoils.json(200, { Save: 1 }), message: /expected a map of source texts to target texts/ },
+	{ operation: 'customInstruction.get', what: 'an object where the list belongs', parameters: () => ({ instructionId: 'abc' }), spoil: spoils.json(200, { id: 'abc' }), message: /expected a list of objects/, single: true },
 	{ operation: 'order.cancelHumanReview', what: 'a 200 that is not JSON', parameters: (s) => ({ orderId: byId(s.fixtures.orders.level1Ongoing) }), spoil: spoils.answer(200, 'text/plain', 'OK'), message: /expected a JSON body/, claim: 'mayHaveApplied' },
 ];
 

@@ -22,6 +22,8 @@ export interface OperationCase {
 	 * state keeps no count, from `reachedService(path)`: the requests to that path the service's handler ran for.
 	 */
 	applied?(sandbox: Sandbox, json: IDataObject, reachedService: (path: string) => number): number;
+	/** The endpoint needs no key (GET /health): a wrong key does not fail it. */
+	public?: boolean;
 }
 
 const fromJson = (field: string) => `={{ $json.${field} }}`;
@@ -69,6 +71,27 @@ export async function createRevision(sandbox: Sandbox, description: string): Pro
 	const response = await call(sandbox, 'POST', `/integration/revision/${orderId}`, { body: { type: 'other', time: '00:00:10', description } });
 	if (response.status !== 201) throw new Error(`could not create a revision: ${response.text}`);
 	return { orderId, revisionId: String(response.body.id) };
+}
+
+/** Makes a custom instruction through the API and returns its id. */
+export async function createInstruction(sandbox: Sandbox, key: string): Promise<string> {
+	const response = await call(sandbox, 'POST', '/integration/custom-instructions', { body: { key, value: `Instruction ${key}` } });
+	if (response.status !== 201) throw new Error(`could not create a custom instruction: ${response.text}`);
+	return String(response.body.id);
+}
+
+/** A machine id (instruction key) or Figma file key made of a marker, which may hold spaces and dashes. */
+export const keyOf = (prefix: string, marker: string) => `${prefix}_${marker.replace(/[^A-Za-z0-9]+/g, '_')}`;
+
+export const figmaUrl = (fileKey: string) => `https://www.figma.com/design/${fileKey}/Reliability-File`;
+
+/** Makes Figma orders (German) through the API and returns the first order's id. */
+export async function createFigmaOrder(sandbox: Sandbox, fileKey: string): Promise<string> {
+	const response = await call(sandbox, 'POST', '/integration/orders/figma/create', {
+		body: { fileKey, fileUrl: figmaUrl(fileKey), sourceLanguage: 'en', targetLanguages: ['de'] },
+	});
+	if (response.status !== 201) throw new Error(`could not create a Figma order: ${response.text}`);
+	return String(response.body.orders[0].orderId);
 }
 
 function ledgerCount(sandbox: Sandbox, orderId: unknown, kind: 'humanReview' | 'humanReviewRefund' | 'qcEvaluation'): number {
@@ -157,6 +180,68 @@ export const READS: OperationCase[] = [
 		item: async (sandbox, marker) => ({ json: { orderId: (await createRevision(sandbox, `Listed ${marker}`)).orderId } }),
 	},
 	{
+		name: 'customInstruction.getMany',
+		kind: 'read',
+		parameters: () => node('customInstruction', 'getMany', { returnAll: true }),
+		item: async (sandbox, marker) => {
+			await createInstruction(sandbox, keyOf('listed', marker));
+			return { json: {} };
+		},
+	},
+	{
+		name: 'customInstruction.get',
+		kind: 'read',
+		parameters: () => node('customInstruction', 'get', { instructionId: fromJson('instructionId') }),
+		item: async (sandbox, marker) => ({ json: { instructionId: await createInstruction(sandbox, keyOf('got', marker)) } }),
+	},
+	{
+		name: 'content.export',
+		kind: 'read',
+		parameters: () => node('content', 'export', { targetLanguages: 'de, fr' }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'locale.getLanguages',
+		kind: 'read',
+		parameters: () => node('locale', 'getLanguages', { flattenVariants: true }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'locale.search',
+		kind: 'read',
+		parameters: () => node('locale', 'search', { query: 'chinese' }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'locale.validateTag',
+		kind: 'read',
+		parameters: () => node('locale', 'validateTag', { tag: 'pt-BR' }),
+		item: () => jsonItem({}),
+	},
+	{
+		name: 'figmaOrder.getManyByFile',
+		kind: 'read',
+		parameters: () => node('figmaOrder', 'getManyByFile', { fileKey: fromJson('fileKey'), returnAll: true }),
+		item: async (sandbox, marker) => {
+			const fileKey = keyOf('listed', marker);
+			await createFigmaOrder(sandbox, fileKey);
+			return { json: { fileKey } };
+		},
+	},
+	{
+		name: 'figmaOrder.getStatus',
+		kind: 'read',
+		parameters: () => node('figmaOrder', 'getStatus', orderById),
+		item: async (sandbox, marker) => ({ json: { orderId: await createFigmaOrder(sandbox, keyOf('status', marker)) } }),
+	},
+	{
+		name: 'health.check',
+		kind: 'read',
+		parameters: () => node('health', 'check'),
+		item: () => jsonItem({}),
+		public: true,
+	},
+	{
 		name: 'folder.listDocuments',
 		kind: 'read',
 		parameters: (sandbox) => node('folder', 'listDocuments', { folderId: writableFolder(sandbox), returnAll: true }),
@@ -214,6 +299,15 @@ export const IDEMPOTENT_WRITES: OperationCase[] = [
 		parameters: () =>
 			node('content', 'import', { targetLanguage: 'de', sourceText: fromJson('sourceText'), targetText: fromJson('targetText') }),
 		item: async (_sandbox, marker) => ({ json: { sourceText: `Save ${marker}`, targetText: `Speichern ${marker}` } }),
+	},
+	{
+		name: 'customInstruction.update',
+		kind: 'idempotentWrite',
+		parameters: () =>
+			node('customInstruction', 'update', { instructionId: fromJson('instructionId'), updateFields: { value: fromJson('value'), active: false } }),
+		item: async (sandbox, marker) => ({
+			json: { instructionId: await createInstruction(sandbox, keyOf('updated', marker)), value: `Updated ${marker}` },
+		}),
 	},
 ];
 
@@ -409,6 +503,27 @@ export const ACTIONS: OperationCase[] = [
 			const assigned = count(sandbox.state.orders.values(), (order) => order.targetLanguage === json.targetLanguage && order.translatorId !== null);
 			return assigned === 0 ? 0 : reachedService(`/integration/folder/${String(json.folderId)}/assign-translator-to-orders`);
 		},
+	},
+	{
+		name: 'customInstruction.create',
+		kind: 'action',
+		parameters: () => node('customInstruction', 'create', { key: fromJson('key'), value: fromJson('value') }),
+		item: async (_sandbox, marker) => ({ json: { key: keyOf('created', marker), value: `Instruction ${marker}` } }),
+		applied: (sandbox, json) => count(sandbox.state.customInstructions.values(), (instruction) => instruction.key === json.key),
+	},
+	{
+		name: 'figmaOrder.create',
+		kind: 'action',
+		parameters: () => node('figmaOrder', 'create', { fileUrl: fromJson('fileUrl'), sourceLanguage: 'en', targetLanguages: 'de, fr' }),
+		item: async (_sandbox, marker) => ({ json: { fileUrl: figmaUrl(keyOf('created', marker)) } }),
+		applied: (sandbox, json) =>
+			count(sandbox.state.figmaImports.values(), (record) => record.fileUrl === json.fileUrl),
+	},
+	{
+		name: 'customInstruction.delete',
+		kind: 'action',
+		parameters: () => node('customInstruction', 'delete', { instructionId: fromJson('instructionId') }),
+		item: async (sandbox, marker) => ({ json: { instructionId: await createInstruction(sandbox, keyOf('doomed', marker)) } }),
 	},
 	{
 		name: 'memory.delete',
