@@ -28,8 +28,12 @@ export interface OrderWatch {
 	orderIds: string[];
 }
 
+/** Events found by reading watched orders: entries of their delivery log, or their latest QC evaluation finishing. */
+export type OrderEvent = 'orderDeliveryEvent' | 'qcEvaluationFinished';
+
 export interface OrderEventConfig {
-	event: 'orderDeliveryEvent';
+	event: OrderEvent;
+	/** orderDeliveryEvent: the delivery event types to emit (empty for qcEvaluationFinished). */
 	eventTypes: DeliveryEventType[];
 	watch: OrderWatch;
 	emitExisting: boolean;
@@ -115,9 +119,12 @@ function readFolderId(ctx: IPollFunctions): string | undefined {
 	return checkedId(ctx, value, 'Folder', 1);
 }
 
-function readOrderEventConfig(ctx: IPollFunctions, options: IDataObject): OrderEventConfig {
-	const eventTypes = choices(ctx, ctx.getNodeParameter('eventTypes', []), 'Event Types', DELIVERY_EVENT_TYPES);
-	if (eventTypes.length === 0) throw invalid(ctx, 'Event Types', 'choose at least one event type');
+function readOrderEventConfig(ctx: IPollFunctions, options: IDataObject, event: OrderEvent): OrderEventConfig {
+	let eventTypes: DeliveryEventType[] = [];
+	if (event === 'orderDeliveryEvent') {
+		eventTypes = choices(ctx, ctx.getNodeParameter('eventTypes', []), 'Event Types', DELIVERY_EVENT_TYPES);
+		if (eventTypes.length === 0) throw invalid(ctx, 'Event Types', 'choose at least one event type');
+	}
 	const mode = ctx.getNodeParameter('watch', 'recentOrders') as string;
 	if (mode !== 'recentOrders' && mode !== 'orderIds') {
 		throw invalid(ctx, 'Watch', `"${mode}" is not one of recentOrders, orderIds`);
@@ -139,7 +146,7 @@ function readOrderEventConfig(ctx: IPollFunctions, options: IDataObject): OrderE
 		);
 	}
 	return {
-		event: 'orderDeliveryEvent',
+		event,
 		eventTypes,
 		watch,
 		emitExisting: options.emitExisting === true,
@@ -164,7 +171,8 @@ function readImportJobConfig(ctx: IPollFunctions, options: IDataObject): ImportJ
 	splitList(ctx.getNodeParameter('jobIds', '')).forEach((entry, index) => {
 		const text = typeof entry === 'string' ? entry : String(entry);
 		const separator = text.indexOf(':');
-		const memoryId = separator >= 0 ? checkedId(ctx, text.slice(0, separator), 'Import Job IDs', index + 1) : defaultMemoryId;
+		const memoryId =
+			separator >= 0 ? checkedId(ctx, text.slice(0, separator), 'Import Job IDs', index + 1) : defaultMemoryId;
 		const jobId = checkedId(ctx, separator >= 0 ? text.slice(separator + 1) : entry, 'Import Job IDs', index + 1);
 		jobs.set(jobId, { jobId, memoryId });
 	});
@@ -181,9 +189,10 @@ function readImportJobConfig(ctx: IPollFunctions, options: IDataObject): ImportJ
 export function readConfig(ctx: IPollFunctions): TriggerConfig {
 	const event = ctx.getNodeParameter('event', 'orderDeliveryEvent') as string;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	if (event === 'orderDeliveryEvent') return readOrderEventConfig(ctx, options);
+	if (event === 'orderDeliveryEvent' || event === 'qcEvaluationFinished')
+		return readOrderEventConfig(ctx, options, event);
 	if (event === 'importJobFinished') return readImportJobConfig(ctx, options);
-	throw invalid(ctx, 'Event', `"${event}" is not one of orderDeliveryEvent, importJobFinished`);
+	throw invalid(ctx, 'Event', `"${event}" is not one of orderDeliveryEvent, qcEvaluationFinished, importJobFinished`);
 }
 
 /**

@@ -2,14 +2,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { folderLocator, memoryLocator } from '../Ollang/actions/common/fields';
 import { allOrderTypes, orderStatuses } from '../Ollang/actions/order/values';
-import {
-	DEFAULT_CONCURRENCY,
-	DEFAULT_LOOKBACK_DAYS,
-	DEFAULT_RECHECK_PER_POLL,
-	MAX_RECHECK_PER_POLL,
-} from './config';
+import { DEFAULT_CONCURRENCY, DEFAULT_LOOKBACK_DAYS, DEFAULT_RECHECK_PER_POLL, MAX_RECHECK_PER_POLL } from './config';
 
-const forOrders = { show: { event: ['orderDeliveryEvent'] } };
+const forDeliveryEvents = { show: { event: ['orderDeliveryEvent'] } };
+/** Both events found by reading watched orders share how the orders are chosen. */
+const forOrders = { show: { event: ['orderDeliveryEvent', 'qcEvaluationFinished'] } };
 const forJobs = { show: { event: ['importJobFinished'] } };
 
 const orderEventProperties: INodeProperties[] = [
@@ -17,7 +14,7 @@ const orderEventProperties: INodeProperties[] = [
 		displayName: 'Event Types',
 		name: 'eventTypes',
 		type: 'multiOptions',
-		displayOptions: forOrders,
+		displayOptions: forDeliveryEvents,
 		options: [
 			{
 				name: 'AI Delivered',
@@ -65,17 +62,17 @@ const orderEventProperties: INodeProperties[] = [
 		name: 'lookbackDays',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 365 },
-		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['recentOrders'] } },
+		displayOptions: { show: { event: ['orderDeliveryEvent', 'qcEvaluationFinished'], watch: ['recentOrders'] } },
 		default: DEFAULT_LOOKBACK_DAYS,
 		description:
-			'Watch orders created within this many days (by the service\'s clock); older orders are no longer watched. A longer window costs more list requests per poll.',
+			"Watch orders created within this many days (by the service's clock); older orders are no longer watched. A longer window costs more list requests per poll.",
 	},
 	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
-		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['recentOrders'] } },
+		displayOptions: { show: { event: ['orderDeliveryEvent', 'qcEvaluationFinished'], watch: ['recentOrders'] } },
 		default: {},
 		options: [
 			{ ...folderLocator('Only orders in this folder'), required: false },
@@ -103,7 +100,7 @@ const orderEventProperties: INodeProperties[] = [
 		name: 'orderIds',
 		type: 'string',
 		required: true,
-		displayOptions: { show: { event: ['orderDeliveryEvent'], watch: ['orderIds'] } },
+		displayOptions: { show: { event: ['orderDeliveryEvent', 'qcEvaluationFinished'], watch: ['orderIds'] } },
 		default: '',
 		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7, 6650f1c2a4b3e2d1c0b9a8f8',
 		description:
@@ -168,6 +165,12 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'A new entry in the delivery log of an order',
 			},
 			{
+				name: 'QC Evaluation Finished',
+				value: 'qcEvaluationFinished',
+				description:
+					"A watched order's latest QC evaluation (Order > Run QC Evaluation) finished and its scores are available",
+			},
+			{
 				name: 'Memory Import Job Finished',
 				value: 'importJobFinished',
 				description: 'A watched memory import job completed (or failed)',
@@ -205,7 +208,9 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'recheckPerPoll',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_RECHECK_PER_POLL },
-				displayOptions: { show: { '/event': ['orderDeliveryEvent'], '/watch': ['recentOrders'] } },
+				displayOptions: {
+					show: { '/event': ['orderDeliveryEvent', 'qcEvaluationFinished'], '/watch': ['recentOrders'] },
+				},
 				default: DEFAULT_RECHECK_PER_POLL,
 				description:
 					'A delivery event that changes nothing in the order list (e.g. a re-delivery) is found when its order is re-read in the background, this many orders per poll in turn. With N watched orders, every order is re-read at least once in N / this polls (rounded up), e.g. 1,000 orders at 10 per poll: within 100 polls. Higher finds such events sooner and costs more requests per poll.',

@@ -43,7 +43,12 @@ function wanted(outcome: JobOutcome, config: ImportJobConfig): boolean {
 	return outcome === 'completed' || config.includeFailed;
 }
 
-function jobItem(job: IDataObject, outcome: JobOutcome, memoryId: string | undefined, memory: IDataObject | null): IDataObject {
+function jobItem(
+	job: IDataObject,
+	outcome: JobOutcome,
+	memoryId: string | undefined,
+	memory: IDataObject | null,
+): IDataObject {
 	return { ...job, outcome, memoryId: memoryId ?? null, memory };
 }
 
@@ -88,7 +93,9 @@ export async function pollImportJobs(
 	for (const jobId of state.finishedJobs) {
 		if (!given.has(jobId)) state.finishedJobs.delete(jobId);
 	}
-	const running = config.jobs.filter((job) => !state.finishedJobs.has(job.jobId)).map((job) => ({ id: job.jobId, job }));
+	const running = config.jobs
+		.filter((job) => !state.finishedJobs.has(job.jobId))
+		.map((job) => ({ id: job.jobId, job }));
 	const ordered = rotateAfter(running, state.sweepAfter);
 	const items: IDataObject[] = [];
 	const missing: string[] = [];
@@ -99,8 +106,7 @@ export async function pollImportJobs(
 		if (settled === undefined) return;
 		// A job that ended before the baseline is history; one whose end has no time is new unless the baseline
 		// was set by this very poll (it was over before the trigger looked).
-		const isNew =
-			settled.endedAt !== null ? settled.endedAt > state.since : !(isBaselinePoll && state.since > 0);
+		const isNew = settled.endedAt !== null ? settled.endedAt > state.since : !(isBaselinePoll && state.since > 0);
 		if (isNew && wanted(settled.outcome, config)) {
 			const memory = watched.memoryId === undefined ? null : await fetchMemory.call(this, watched.memoryId, session);
 			items.push(jobItem(job, settled.outcome, watched.memoryId, memory));
@@ -151,13 +157,17 @@ export async function sampleImportJob(
 	for (const { entry, job } of jobs) {
 		const settled = settle(job, config);
 		if (settled === undefined || !wanted(settled.outcome, config)) continue;
-		if (latest === undefined || (settled.endedAt ?? 0) >= (latest.settled.endedAt ?? 0)) latest = { entry, job, settled };
+		if (latest === undefined || (settled.endedAt ?? 0) >= (latest.settled.endedAt ?? 0))
+			latest = { entry, job, settled };
 	}
 	if (latest === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`None of the ${watched.length} watched import jobs has finished${config.includeFailed ? '' : ' successfully'} yet`,
-			{ description: 'Fetch Test Event shows a finished job so its fields can be mapped. Try again when one has finished.' },
+			{
+				description:
+					'Fetch Test Event shows a finished job so its fields can be mapped. Try again when one has finished.',
+			},
 		);
 	}
 	const memory =

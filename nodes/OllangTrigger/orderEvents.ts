@@ -1,5 +1,6 @@
 /**
- * Order Delivery Event. List rows carry no delivery events, so each poll:
+ * Order Delivery Event and QC Evaluation Finished. List rows carry neither delivery events nor evaluations, so each
+ * poll:
  * 1. lists the watched window (orders created since `windowStart`, newest first, all pages) — or, for given ids,
  *    takes the ids;
  * 2. marks for a detail read the orders that are new, whose listed status or level changed, that left the listing,
@@ -11,6 +12,11 @@
  *    cursor. Delivery events are append-only and oldest first, so a cursor is a count of consumed events.
  * An order first read after the baseline skips its events at or before `since` (history), so the first poll
  * needs no detail reads and nothing is replayed.
+ * QC Evaluation Finished reads the same orders and emits an order's `latestEvaluation` once it is no longer loading,
+ * once per evaluation id (the cursor keeps the last one consumed). An evaluation requested at or before `since` is
+ * history. An order whose evaluation is still loading is read on every poll until it finishes; one requested and
+ * finished between two reads of its order is found by the background checks. The API shows only the latest
+ * evaluation: if two finish between two reads of the same order, the earlier one is not seen.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -48,6 +54,7 @@ function fingerprint(order: IDataObject): string {
 
 function newCursor(orderFingerprint: string, createdAt: number, needsDetail: boolean): OrderCursor {
 	return {
+		evaluation: '',
 		consumed: 0,
 		fingerprint: orderFingerprint,
 		createdAt,
@@ -93,6 +100,37 @@ export function eventItem(order: IDataObject, event: IDataObject, eventIndex: nu
 		occurredAt: event.occurredAt ?? null,
 		actorType: event.actorType ?? null,
 		actorId: event.actorId ?? null,
+		orderId: order.id ?? null,
+		order: orderFields,
+	};
+}
+
+/** The order's latest QC evaluation once it finished (not loading, with an id), else undefined. */
+function finishedEvaluation(order: IDataObject): IDataObject | undefined {
+	const evaluation = order.latestEvaluation;
+	if (evaluation === null || typeof evaluation !== 'object' || Array.isArray(evaluation)) return undefined;
+	const record = evaluation as IDataObject;
+	if (record.isLoading === true || typeof record.id !== 'string' || record.id === '') return undefined;
+	return record;
+}
+
+function isEvaluationLoading(order: IDataObject): boolean {
+	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
+	return evaluation !== null && typeof evaluation === 'object' && evaluation.isLoading === true;
+}
+
+/** One QC Evaluation Finished item: the evaluation's results, a stable id, and the order it belongs to. */
+export function evaluationItem(order: IDataObject, evaluation: IDataObject): IDataObject {
+	const orderFields: IDataObject = {};
+	for (const field of ORDER_FIELDS) orderFields[field] = order[field] ?? null;
+	return {
+		eventId: `${String(order.id)}:qc:${String(evaluation.id)}`,
+		type: 'qc_evaluation_finished',
+		evaluationId: evaluation.id,
+		requestedAt: evaluation.createdAt ?? null,
+		textSummary: evaluation.textSummary ?? null,
+		scores: evaluation.scores ?? [],
+		segmentEvals: evaluation.segmentEvals ?? [],
 		orderId: order.id ?? null,
 		order: orderFields,
 	};
@@ -164,12 +202,7 @@ async function listWindow(
 }
 
 /** Updates the cursors from the listing: new orders, changed ones, and those no longer listed. */
-function applyListing(
-	state: TriggerState,
-	watch: OrderWatch,
-	rows: IDataObject[],
-	historyIsBaseline: boolean,
-): void {
+function applyListing(state: TriggerState, watch: OrderWatch, rows: IDataObject[], historyIsBaseline: boolean): void {
 	const listed = new Set<string>();
 	for (const row of rows) {
 		const orderId = row.id as string;
@@ -226,26 +259,55 @@ function planChecks(state: TriggerState, config: OrderEventConfig): { candidates
 	};
 }
 
-/** Consumes the new events of one order; returns the items to emit. */
-function consumeEvents(
+/** Consumes the new delivery events of one order; returns the items to emit. */
+function consumeDeliveryEvents(
 	state: TriggerState,
 	config: OrderEventConfig,
 	cursor: OrderCursor,
 	order: IDataObject,
+	emit: boolean,
 ): IDataObject[] {
 	const events = deliveryEvents(order);
 	const start = cursor.rebase ? Math.max(cursor.consumed, countAtOrBefore(events, state.since)) : cursor.consumed;
-	const matches = matchesWatch(order, config.watch);
-	// Events found as an order stops matching (e.g. the ai_delivered that moved it out of "ongoing") still count.
-	const emit = matches || cursor.watched;
 	const items: IDataObject[] = [];
 	for (let index = start; index < events.length; index++) {
 		const event = events[index];
 		if (emit && config.eventTypes.includes(event.type as never)) items.push(eventItem(order, event, index));
 	}
 	cursor.consumed = Math.max(start, events.length);
+	return items;
+}
+
+/**
+ * Consumes a newly finished QC evaluation of one order. Requested at or before the baseline: history, skipped by
+ * the same rule whenever the order is read, so a state n8n did not keep is recomputed to the same answer.
+ */
+function consumeEvaluation(state: TriggerState, cursor: OrderCursor, order: IDataObject, emit: boolean): IDataObject[] {
+	const evaluation = finishedEvaluation(order);
+	if (evaluation === undefined || evaluation.id === cursor.evaluation) return [];
+	cursor.evaluation = String(evaluation.id);
+	const requestedAt = timeOf(evaluation.createdAt);
+	const isHistory = !Number.isNaN(requestedAt) && requestedAt <= state.since;
+	return emit && !isHistory ? [evaluationItem(order, evaluation)] : [];
+}
+
+/** Consumes what is new on one order for the configured event; returns the items to emit. */
+function consumeEvents(
+	state: TriggerState,
+	config: OrderEventConfig,
+	cursor: OrderCursor,
+	order: IDataObject,
+): IDataObject[] {
+	const matches = matchesWatch(order, config.watch);
+	// Events found as an order stops matching (e.g. the ai_delivered that moved it out of "ongoing") still count.
+	const emit = matches || cursor.watched;
+	const items =
+		config.event === 'qcEvaluationFinished'
+			? consumeEvaluation(state, cursor, order, emit)
+			: consumeDeliveryEvents(state, config, cursor, order, emit);
 	cursor.rebase = false;
-	cursor.needsDetail = false;
+	// A QC evaluation in progress: the order is read on every poll until it finishes.
+	cursor.needsDetail = config.event === 'qcEvaluationFinished' && isEvaluationLoading(order);
 	cursor.readFailed = false;
 	cursor.fingerprint = fingerprint(order);
 	const createdAt = timeOf(order.createdAt);
@@ -354,18 +416,28 @@ export async function sampleOrderEvent(
 		async (orderId) => await fetchOrder.call(this, orderId, session),
 	);
 	let latest: IDataObject | undefined;
+	let latestAt = -Infinity;
+	const consider = (item: IDataObject, at: unknown) => {
+		const time = timeOf(at);
+		if (latest === undefined || !(time < latestAt)) [latest, latestAt] = [item, Number.isNaN(time) ? latestAt : time];
+	};
 	for (const order of orders) {
 		if (!matchesWatch(order, watch)) continue;
+		if (config.event === 'qcEvaluationFinished') {
+			const evaluation = finishedEvaluation(order);
+			if (evaluation !== undefined) consider(evaluationItem(order, evaluation), evaluation.createdAt);
+			continue;
+		}
 		deliveryEvents(order).forEach((event, index) => {
-			if (!config.eventTypes.includes(event.type as never)) return;
-			const item = eventItem(order, event, index);
-			if (latest === undefined || byOccurrence(item, latest) >= 0) latest = item;
+			if (config.eventTypes.includes(event.type as never)) consider(eventItem(order, event, index), event.occurredAt);
 		});
 	}
 	if (latest === undefined) {
+		const what =
+			config.event === 'qcEvaluationFinished' ? 'finished QC evaluation' : `${config.eventTypes.join(' / ')} event`;
 		throw new NodeOperationError(
 			this.getNode(),
-			`No ${config.eventTypes.join(' / ')} event found in the ${orderIds.length} most recent watched orders`,
+			`No ${what} found in the ${orderIds.length} most recent watched orders`,
 			{
 				description:
 					'Fetch Test Event shows the latest matching event so its fields can be mapped. Widen the event types or the filters, or wait until an order is delivered.',

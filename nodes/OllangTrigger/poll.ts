@@ -29,7 +29,7 @@ function baseline(
 	serviceTime: number,
 	previous: TriggerState | undefined,
 ): TriggerState {
-	const orders = config.event === 'orderDeliveryEvent' && previous ? previous.orders : new Map();
+	const orders = config.event !== 'importJobFinished' && previous ? previous.orders : new Map();
 	for (const cursor of orders.values()) {
 		cursor.rebase = true;
 		cursor.needsDetail = false;
@@ -130,7 +130,7 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 		state = start.state;
 		const isBaselinePoll = start.isBaselinePoll;
 		outcome =
-			config.event === 'orderDeliveryEvent'
+			config.event !== 'importJobFinished'
 				? await pollOrderEvents.call(this, config, state, session, isBaselinePoll)
 				: await pollImportJobs.call(this, config, state, session, isBaselinePoll);
 	} catch (error) {

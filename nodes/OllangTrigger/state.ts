@@ -20,6 +20,8 @@ export interface OrderCursor {
 	watched: boolean;
 	/** Its last detail read failed: it is read after the others, so one broken order cannot hold them up. */
 	readFailed: boolean;
+	/** QC Evaluation Finished: the id of the finished evaluation last consumed ('' for none). */
+	evaluation: string;
 }
 
 export interface TriggerState {
@@ -48,7 +50,8 @@ const REBASE = 2;
 const WATCHED = 4;
 const READ_FAILED = 8;
 
-type StoredCursor = [consumed: number, fingerprint: string, createdAt: number, flags: number];
+/** The evaluation id is left out when empty (and states stored before it existed have four entries). */
+type StoredCursor = [consumed: number, fingerprint: string, createdAt: number, flags: number, evaluation?: string];
 
 interface StoredState {
 	layout: number;
@@ -73,7 +76,7 @@ export interface LoadedState {
 function isStoredCursor(value: unknown): value is StoredCursor {
 	return (
 		Array.isArray(value) &&
-		value.length === 4 &&
+		(value.length === 4 || (value.length === 5 && typeof value[4] === 'string')) &&
 		typeof value[0] === 'number' &&
 		typeof value[1] === 'string' &&
 		typeof value[2] === 'number' &&
@@ -81,8 +84,9 @@ function isStoredCursor(value: unknown): value is StoredCursor {
 	);
 }
 
-function decodeCursor([consumed, fingerprint, createdAt, flags]: StoredCursor): OrderCursor {
+function decodeCursor([consumed, fingerprint, createdAt, flags, evaluation]: StoredCursor): OrderCursor {
 	return {
+		evaluation: evaluation ?? '',
 		consumed,
 		fingerprint,
 		createdAt,
@@ -99,7 +103,9 @@ function encodeCursor(cursor: OrderCursor): StoredCursor {
 		(cursor.rebase ? REBASE : 0) |
 		(cursor.watched ? WATCHED : 0) |
 		(cursor.readFailed ? READ_FAILED : 0);
-	return [cursor.consumed, cursor.fingerprint, cursor.createdAt, flags];
+	const stored: StoredCursor = [cursor.consumed, cursor.fingerprint, cursor.createdAt, flags];
+	if (cursor.evaluation !== '') stored.push(cursor.evaluation);
+	return stored;
 }
 
 /** A working copy of the stored state: the poll changes the copy and commits it at the end, or drops it. */

@@ -208,7 +208,7 @@ describe('poll budget and repeated polls', () => {
 			serviceTime: 1,
 			windowStart: 0,
 			sweepAfter: '',
-			orders: new Map([['a', { consumed: 2, fingerprint: 'delivered/0', createdAt: 1, needsDetail: false, rebase: false, watched: true, readFailed: false }]]),
+			orders: new Map([['a', { consumed: 2, fingerprint: 'delivered/0', createdAt: 1, needsDetail: false, rebase: false, watched: true, readFailed: false, evaluation: '' }]]),
 			finishedJobs: new Set<string>(),
 			failedPolls: 0,
 		};
