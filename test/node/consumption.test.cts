@@ -32,6 +32,38 @@ describe('Consumption > Get Many', () => {
 		expect(credits[0]).toBeLessThan(credits[credits.length - 1]);
 	});
 
+	it('Simplify (on by default from version 2): the line, its order and service, credits, when, and the requestor\'s name only', async () => {
+		const simplified = (await run(sandbox(), getMany({ returnAll: false, limit: 20 }))).json;
+		const raw = (await run(sandbox(), getMany({ returnAll: false, limit: 20, simplify: false }))).json;
+		const byId = new Map(lines().map((line) => [line.id, line]));
+
+		expect(simplified).toHaveLength(20);
+		for (const row of simplified) {
+			const line = byId.get(String(row.id));
+			expect(line).toBeDefined();
+			expect(row).toEqual({
+				id: line?.id,
+				orderId: line?.orderId,
+				orderName: line?.orderName,
+				orderType: line?.orderType,
+				service: line?.service,
+				provider: line?.provider,
+				creditsUsed: line?.creditsUsed,
+				usdEquivalent: line?.usdEquivalent,
+				occurredAt: line?.occurredAt,
+				requestedBy: line?.createdBy.name,
+			});
+		}
+		expect(raw[0].createdBy).toMatchObject({ email: expect.stringContaining('@') });
+		expect(JSON.stringify(simplified)).not.toContain('@');
+	});
+
+	it('version 1 keeps the raw lines', async () => {
+		const result = await run(sandbox(), getMany({ returnAll: false, limit: 3 }), { typeVersion: 1 });
+
+		expect(result.json[0]).toMatchObject({ createdBy: { email: expect.stringContaining('@') }, tags: expect.any(Array) });
+	});
+
 	it('the billing key may read it too', async () => {
 		const result = await run(sandbox(), getMany({ returnAll: false, limit: 3 }), { key: 'billing' });
 

@@ -12,13 +12,69 @@ describe('Order > Get', () => {
 	it('returns the order with documents, finance and delivery events', async () => {
 		const orderId = sandbox().fixtures.orders.byStatus.delivered;
 
-		const result = await run(sandbox(), get(orderId));
+		const result = await run(sandbox(), { ...get(orderId), simplify: false });
 
 		expect(result.error).toBeUndefined();
 		expect(result.json).toHaveLength(1);
 		expect(result.json[0]).toMatchObject({ id: orderId, status: 'delivered', finance: { paymentAmount: expect.any(Number) } });
 		expect(Array.isArray(result.json[0].deliveryEvents)).toBe(true);
 		expect(pairedIndexes(result)).toEqual([0]);
+	});
+
+	/** An order with documents, delivery events and a finished QC evaluation with scores. */
+	const richOrder = () => {
+		const order = [...sandbox().state.orders.values()].find(
+			(candidate) =>
+				candidate.orderDocs.length > 1 &&
+				candidate.deliveryEvents.length > 1 &&
+				candidate.latestEvaluation?.isLoading === false &&
+				(candidate.latestEvaluation.scores?.length ?? 0) > 0,
+		);
+		if (!order) throw new Error('the seed has no order with documents, delivery events and QC scores');
+		return order;
+	};
+
+	it('Simplify (on by default from version 2): own fields, documents as type/name/URL, delivery events counted, QC scores', async () => {
+		const order = richOrder();
+
+		const simplified = (await run(sandbox(), get(order.id))).json[0];
+		const raw = (await run(sandbox(), { ...get(order.id), simplify: false })).json[0];
+
+		const lastEvent = order.deliveryEvents[order.deliveryEvents.length - 1];
+		expect(simplified).toEqual({
+			id: order.id,
+			name: order.name,
+			type: order.type,
+			status: raw.status,
+			level: order.level,
+			sourceLanguage: order.sourceLanguage,
+			targetLanguage: order.targetLanguage,
+			createdAt: order.createdAt,
+			projectId: order.projectId,
+			folderId: order.folderId,
+			...(raw.vttUrl === undefined ? {} : { vttUrl: raw.vttUrl }),
+			documents: (raw.orderDocs as Array<Record<string, unknown>>).map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })),
+			deliveryEventCount: order.deliveryEvents.length,
+			lastDeliveryEvent: { type: lastEvent.type, occurredAt: lastEvent.occurredAt },
+			qcEvaluation: {
+				id: order.latestEvaluation?.id,
+				isLoading: false,
+				textSummary: order.latestEvaluation?.textSummary,
+				scores: order.latestEvaluation?.scores?.map((score) => ({ name: score.name, value: score.value })),
+			},
+		});
+		expect(simplified).not.toHaveProperty('finance');
+		expect(JSON.stringify(simplified).length).toBeLessThan(JSON.stringify(raw).length / 2);
+	});
+
+	it('version 1 keeps the raw answer (workflows built before Simplify do not change)', async () => {
+		const order = richOrder();
+
+		const result = await run(sandbox(), get(order.id), { typeVersion: 1 });
+
+		expect(result.json[0]).toHaveProperty('finance');
+		expect(result.json[0].deliveryEvents).toHaveLength(order.deliveryEvents.length);
+		expect(result.json[0]).not.toHaveProperty('deliveryEventCount');
 	});
 
 	it('runs once per input item, each output paired with its item', async () => {

@@ -38,6 +38,8 @@ export interface RunOptions {
 	/** Default: the sandbox's base URL. */
 	baseUrl?: string;
 	continueOnFail?: boolean;
+	/** The Ollang node's version; default the latest. */
+	typeVersion?: number;
 }
 
 export interface Run extends RunNodeResult {
@@ -53,6 +55,7 @@ export async function run(sandbox: Sandbox, parameters: INodeParameters, options
 		items: options.items,
 		credentials: { baseUrl: options.baseUrl ?? sandbox.baseUrl, apiKey },
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
 	});
 	const json = result.items.map((item) => item.json as Record<string, unknown>);
 	assertNoKeyLeak(result, [...Object.values(sandbox.keys), apiKey]);

@@ -1,7 +1,8 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
 import { checkDateRange, checkOption, checkOptionalId, checkText } from '../common/parameters';
+import { isSimplified, pick, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes } from '../order/values';
 
@@ -19,7 +20,7 @@ const sortFields: INodePropertyOptions[] = [
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			"Needs an API key whose user has the client_owner or client_accessBillings role. Credits convert to USD at 1000 credits = 1 USD.",
+			'Needs an API key whose user has the client_owner or client_accessBillings role. Credits convert to USD at 1000 credits = 1 USD.',
 		name: 'consumptionNotice',
 		type: 'notice',
 		default: '',
@@ -89,7 +90,7 @@ const properties: INodeProperties[] = [
 				name: 'tag',
 				type: 'string',
 				default: '',
-				description: "Only lines carrying this program tag of the requestor",
+				description: 'Only lines carrying this program tag of the requestor',
 			},
 			{
 				displayName: 'To',
@@ -101,14 +102,37 @@ const properties: INodeProperties[] = [
 		],
 	},
 	pagedListOptions(sortFields, 'occurredAt', 'lines'),
+	simplifyField(
+		'Simplified: per line its ID, the order (ID, name, type), the service and provider, credits used, the USD equivalent, when, and who requested it (name).',
+	),
 ];
+
+const LINE_FIELDS = [
+	'id',
+	'orderId',
+	'orderName',
+	'orderType',
+	'service',
+	'provider',
+	'creditsUsed',
+	'usdEquivalent',
+	'occurredAt',
+] as const;
+
+function simplifyLine(line: IDataObject): IDataObject {
+	const requester = line.createdBy as IDataObject | null | undefined;
+	return {
+		...pick(line, LINE_FIELDS),
+		requestedBy: requester && typeof requester === 'object' ? (requester.name ?? null) : null,
+	};
+}
 
 export const description = forOperation('consumption', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	return await getPagedList(this, itemIndex, '/integration/consumption', sortFields, (filters) => {
+	const lines = await getPagedList(this, itemIndex, '/integration/consumption', sortFields, (filters) => {
 		const range = checkDateRange(
 			this,
 			itemIndex,
@@ -126,4 +150,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[orderId]': checkOptionalId(this, filters.orderId, 'Order ID', itemIndex),
 		};
 	});
+	return isSimplified(this, itemIndex) ? lines.map((line) => ({ ...line, json: simplifyLine(line.json) })) : lines;
 }

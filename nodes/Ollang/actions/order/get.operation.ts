@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
@@ -6,11 +6,49 @@ import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { isSimplified, pick, records, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
+
+const ORDER_FIELDS = [
+	'id',
+	'name',
+	'type',
+	'status',
+	'level',
+	'sourceLanguage',
+	'targetLanguage',
+	'createdAt',
+	'projectId',
+	'folderId',
+	'vttUrl',
+] as const;
 
 const properties: INodeProperties[] = [
 	orderLocator('The order to get, with its documents, finance data, quality evaluation and delivery events'),
+	simplifyField(
+		"Simplified: the order's own fields, its documents as type, name and URL, its delivery events as a count and the latest one, and its QC evaluation as status, summary and scores.",
+	),
 ];
+
+/** About a tenth of the raw answer, with what a person or a model asks about an order. */
+export function simplifyOrder(order: IDataObject): IDataObject {
+	const events = records(order.deliveryEvents);
+	const lastEvent = events[events.length - 1];
+	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
+	return {
+		...pick(order, ORDER_FIELDS),
+		documents: records(order.orderDocs).map((doc) => pick(doc, ['type', 'name', 'url'])),
+		deliveryEventCount: events.length,
+		lastDeliveryEvent: lastEvent ? pick(lastEvent, ['type', 'occurredAt']) : null,
+		qcEvaluation:
+			evaluation && typeof evaluation === 'object'
+				? {
+						...pick(evaluation, ['id', 'isLoading', 'textSummary']),
+						scores: records(evaluation.scores).map((score) => pick(score, ['name', 'value'])),
+					}
+				: null,
+	};
+}
 
 export const description = forOperation('order', 'get', properties);
 
@@ -24,6 +62,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: 'safe',
 		itemIndex,
 	};
-	const order = await apiRequest.call(this, request);
-	return toResults(requireObject.call(this, request, order, ['id']));
+	const order = requireObject.call(this, request, await apiRequest.call(this, request), ['id']);
+	return toResults(isSimplified(this, itemIndex) ? simplifyOrder(order) : order);
 }

@@ -1,0 +1,39 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The Simplify toggle of the operations with large answers, from node version 2 on (version 1 keeps the raw answer,
+ * so existing workflows do not change). On by default: small items suit a person reading the output and an AI agent
+ * calling the node as a tool, whose context the raw answer would fill.
+ */
+export function simplifyField(whatIsKept: string): INodeProperties {
+	const description = [
+		'Whether to return a simplified version of the response instead of the raw data.',
+		whatIsKept,
+	].join(' ');
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+		description,
+	};
+}
+
+export function isSimplified(ctx: IExecuteFunctions, itemIndex: number): boolean {
+	return ctx.getNodeParameter('simplify', itemIndex, false) === true;
+}
+
+/** The listed fields of a record that it has (absent ones are left out, not set to null). */
+export function pick(record: IDataObject, fields: readonly string[]): IDataObject {
+	const picked: IDataObject = {};
+	for (const field of fields) if (record[field] !== undefined) picked[field] = record[field];
+	return picked;
+}
+
+export function records(value: unknown): IDataObject[] {
+	if (!Array.isArray(value)) return [];
+	return value.filter(
+		(entry): entry is IDataObject => entry !== null && typeof entry === 'object' && !Array.isArray(entry),
+	);
+}
