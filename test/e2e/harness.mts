@@ -155,7 +155,6 @@ export class SandboxClient {
 		return answer.body;
 	}
 
-	/** Every row of a paged list (`{ data, meta }`), page by page. */
 	/** Every row of a paged listing; `style` 'flat' for the folder and project lists (page/take, no pageOptions). */
 	async getAllPages<T>(pathname: string, query: Query = {}, key: KeyRole = 'owner', style: 'nested' | 'flat' = 'nested'): Promise<T[]> {
 		const rows: T[] = [];

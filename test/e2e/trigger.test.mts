@@ -15,9 +15,11 @@ import {
 	OLLANG_NODE,
 	OLLANG_TRIGGER_NODE,
 	PACKAGE_NAME,
+	pollTriggerWorkflow,
 	readExample,
 	SandboxClient,
 	testCredentials,
+	triggerItems,
 	waitFor,
 } from './harness.mts';
 
@@ -43,6 +45,8 @@ const TRIGGER_NODE = 'On AI delivery';
 // about a minute, plus the time the poll and its execution take on a busy machine.
 const POLL_WAIT_MS = 150_000;
 
+const QC_TRIGGER_NODE = 'On QC evaluation finished';
+
 const example = readExample(EXAMPLE_FILE);
 const triggerParameters = exampleNode(example, TRIGGER_NODE).parameters as {
 	eventTypes: string[];
@@ -57,14 +61,22 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 	let cookie: string;
 	/** The service time of the trigger's first poll (the HTTP Date header: whole seconds): events after it are new. */
 	let baseline: number;
+	let qcOrderId: string;
+	let qcWorkflow: ReturnType<typeof pollTriggerWorkflow>;
 
 	before(async () => {
 		sandbox = await SandboxClient.start();
 		n8n = N8nUserFolder.create('trigger');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		await n8n.importWorkflows([example]);
+		// A completed order the clock leaves alone, watched by a QC Evaluation Finished trigger of its own workflow.
+		[qcOrderId] = (await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: 1, type: 'subtitle', level: 0, status: 'completed', progress: false })).map(
+			(order) => order.orderId,
+		);
+		qcWorkflow = pollTriggerWorkflow('TriggerQcEvals1', 'E2E: QC evaluations', QC_TRIGGER_NODE, { event: 'qcEvaluationFinished', watch: 'orderIds', orderIds: qcOrderId });
+		await n8n.importWorkflows([example, qcWorkflow]);
 		await n8n.publish(example.id);
+		await n8n.publish(qcWorkflow.id);
 		baseline = Math.floor((await sandbox.now()).getTime() / 1000) * 1000;
 		await sandbox.clearRequests();
 		server = await n8n.start();
@@ -198,6 +210,28 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 		assert.equal(refused.length, 1, JSON.stringify(refused));
 		assert.deepEqual([refused[0].orderId, refused[0].orderStatus], [scenario.frozen, 'ongoing']);
 		assert.ok(String(refused[0].reason).includes(String(refusal.body.message)), `reason "${refused[0].reason}"`);
+	});
+
+	it('emits a finished QC evaluation once (QC Evaluation Finished)', async () => {
+		await sandbox.advanceClock(1);
+		const requested = await sandbox.call<{ evalId: string }>('POST', `/integration/orders/${qcOrderId}/qc`, { body: {} });
+		assert.equal(requested.status, 200);
+		await sandbox.advanceClock(10);
+		const eventId = `${qcOrderId}:qc:${requested.body.evalId}`;
+		const emitted = async () => (await readExecutions(server!.url, cookie, qcWorkflow.id)).flatMap((execution) => triggerItems(execution, QC_TRIGGER_NODE));
+		await waitFor('the QC evaluation\'s execution', async () => (await emitted()).some((item) => item.eventId === eventId), { timeoutMs: POLL_WAIT_MS, intervalMs: 2000 });
+		// One more poll of that trigger: nothing again.
+		const reads = async () => (await sandbox.requests()).filter((request) => request.path === `/integration/orders/${qcOrderId}`).length;
+		const readsBefore = await reads();
+		await waitFor('another poll of the QC trigger', async () => (await reads()) > readsBefore, { timeoutMs: POLL_WAIT_MS, intervalMs: 2000 });
+		await waitFor('its executions to settle', async () => (await readExecutions(server!.url, cookie, qcWorkflow.id)).every((execution) => !['new', 'running'].includes(execution.status)), {
+			timeoutMs: 30_000,
+			intervalMs: 1000,
+		});
+		const items = await emitted();
+		assert.deepEqual(items.map((item) => item.eventId), [eventId]);
+		const order = await sandbox.get<{ latestEvaluation: Json }>(`/integration/orders/${qcOrderId}`);
+		assert.deepEqual([items[0].evaluationId, items[0].scores, items[0].textSummary], [order.latestEvaluation.id, order.latestEvaluation.scores, order.latestEvaluation.textSummary]);
 	});
 
 	it('leaves no API key in n8n\'s database, user folder or output', async () => {
