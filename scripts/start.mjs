@@ -6,7 +6,7 @@
 // `--queue` runs the same demo in n8n's queue mode: a private PostgreSQL and Redis, the main process and two
 // workers (the package installed for all of them), executions run on the workers.
 //
-//   npm start [-- --n8n-port 5678 --sandbox-port 5679 --queue]
+//   npm start [-- --n8n-port 5678 --sandbox-port 5679 --queue --user-folder DIR]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -27,6 +27,8 @@ const { values: flags } = parseArgs({
 		'n8n-port': { type: 'string', default: '5678' },
 		'sandbox-port': { type: 'string', default: '5679' },
 		queue: { type: 'boolean', default: false },
+		// Another n8n user folder than the cached demo one (the start/stop test uses a throwaway folder).
+		'user-folder': { type: 'string' },
 	},
 });
 const queueMode = flags.queue;
@@ -95,15 +97,23 @@ async function importDemoContent(userFolder, sandbox, env) {
 }
 
 function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
-	const examples = exampleFiles().workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')).name ?? path.basename(file));
+	const workflows = exampleFiles().workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')));
+	const nodesOfType = (workflow, type) => workflow.nodes.filter((node) => node.type === type);
+	const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+	const CHAT_TRIGGER = '@n8n/n8n-nodes-langchain.chatTrigger';
+	// The MCP and chat examples are not run with "Execute workflow": each gets its own hint.
+	const examples = workflows
+		.filter((workflow) => nodesOfType(workflow, MCP_TRIGGER).length + nodesOfType(workflow, CHAT_TRIGGER).length === 0)
+		.map((workflow) => workflow.name);
 	const credentialNames = Object.values(SANDBOX_CREDENTIALS).map((credential) => `"${credential.name}"`);
-	const mcpServers = exampleFiles()
-		.workflows.map((file) => JSON.parse(readFileSync(file, 'utf8')))
-		.flatMap((workflow) =>
-			workflow.nodes
-				.filter((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')
-				.map((node) => `  - publish "${workflow.name}" and connect an MCP client to ${n8n.url}/mcp/${node.parameters.path} (Streamable HTTP or SSE)`),
-		);
+	const mcpServers = workflows.flatMap((workflow) =>
+		nodesOfType(workflow, MCP_TRIGGER).map(
+			(node) => `  - publish "${workflow.name}" and connect an MCP client to ${n8n.url}/mcp/${node.parameters.path} (Streamable HTTP or SSE)`,
+		),
+	);
+	const chats = workflows
+		.filter((workflow) => nodesOfType(workflow, CHAT_TRIGGER).length > 0)
+		.map((workflow) => `  - open "${workflow.name}", give its chat model a credential you supply (OpenAI or compatible), then "Open chat"`);
 	const lines = [
 		'',
 		'='.repeat(78),
@@ -126,6 +136,7 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 		`  - create a workflow, add the "Ollang" node, pick "${SANDBOX_CREDENTIALS.owner.name}", list orders, execute the step`,
 		'  - add the "Ollang Trigger", publish the workflow, and watch orders change as the sandbox clock runs',
 		...mcpServers,
+		...chats,
 		'  - switch the credential to the member key to see how the API answers a user without roles',
 		'',
 		` Ctrl-C stops ${queue ? 'n8n, its workers, PostgreSQL, Redis' : 'n8n'} and the sandbox.`,
@@ -169,7 +180,9 @@ async function main() {
 	await ensureRuntime();
 	await assertPortFree(n8nPort, 'n8n');
 	await assertPortFree(sandboxPort, 'sandbox');
-	const userFolder = path.join(cacheRoot(), queueMode ? 'demo-user-queue' : 'demo-user');
+	const userFolder = flags['user-folder']
+		? path.resolve(flags['user-folder'])
+		: path.join(cacheRoot(), queueMode ? 'demo-user-queue' : 'demo-user');
 	await packAndInstall(userFolder);
 
 	// Queue mode: the database and Redis first; every n8n process (CLI imports included) gets their settings.

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { startSandbox } from '../../sandbox/index.cts';
+import { descendants, stillRunning } from '../harness/processTree.cts';
 
 const ROOT = join(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -66,42 +67,6 @@ describe('npm run sandbox (tsx sandbox/cli.cts)', () => {
 	});
 });
 
-/** Every descendant process id of `pid` (children, their children, ...), from /proc. */
-function descendants(pid: number): number[] {
-	const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs');
-	const parentOf = new Map<number, number>();
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-		} catch {
-			// the process ended while we looked
-		}
-	}
-	const found: number[] = [];
-	const queue = [pid];
-	while (queue.length > 0) {
-		const current = queue.shift()!;
-		for (const [child, parent] of parentOf) {
-			if (parent === current) {
-				found.push(child);
-				queue.push(child);
-			}
-		}
-	}
-	return found;
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 // A service manager or a CI job signals the npm process itself, not a terminal's process group.
 describe.each(['SIGTERM', 'SIGINT'] as const)('npm run sandbox stopped by %s sent to the npm process', (signal) => {
 	it('stops every process it started and frees the port', async () => {
@@ -114,8 +79,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('npm run sandbox stopped by %s sen
 
 		npm.kill(signal);
 		await once(npm, 'exit');
-		for (let waited = 0; waited < 50 && started.some(isAlive); waited++) await new Promise((resolve) => setTimeout(resolve, 100));
-		expect(started.filter(isAlive)).toEqual([]);
+		expect(await stillRunning(started)).toEqual([]);
 		await expect(fetch(`${baseUrl}/__sandbox/info`)).rejects.toThrow();
 	}, 60_000);
 });

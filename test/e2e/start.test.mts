@@ -1,0 +1,100 @@
+// `npm start` as a user (or a service manager) runs it: the npm process started on free ports with a throwaway user
+// folder, its banner read, n8n and the sandbox answering; then SIGTERM or SIGINT sent to the npm process itself (not
+// to a terminal's process group) must stop every process it started and free both ports.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+
+import { freePort } from '../../scripts/n8n/process.mjs';
+import { descendants, stillRunning } from '../harness/processTree.cts';
+import { REPO_ROOT } from '../../scripts/n8n/runtime.mjs';
+import { EXAMPLES_DIR } from './harness.mts';
+
+const BANNER_END = /Ctrl-C stops .* and the sandbox\./;
+
+/** Resolves with stdout up to the banner's last line; rejects if npm start exits first or takes too long. */
+function untilBanner(child: ChildProcessWithoutNullStreams, timeoutMs: number): Promise<string> {
+	return new Promise((resolve, reject) => {
+		let output = '';
+		let errors = '';
+		const timer = setTimeout(() => reject(new Error(`no banner after ${timeoutMs} ms:\n${output}\n${errors.slice(-4000)}`)), timeoutMs);
+		child.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString('utf8');
+			if (BANNER_END.test(output)) {
+				clearTimeout(timer);
+				resolve(output);
+			}
+		});
+		child.stderr.on('data', (chunk: Buffer) => {
+			errors += chunk.toString('utf8');
+		});
+		child.once('exit', (code, signal) => {
+			clearTimeout(timer);
+			reject(new Error(`npm start exited (${signal ?? code}) before its banner:\n${output}\n${errors.slice(-4000)}`));
+		});
+	});
+}
+
+async function answers(url: string): Promise<number | undefined> {
+	try {
+		const response = await fetch(url);
+		await response.arrayBuffer();
+		return response.status;
+	} catch {
+		return undefined;
+	}
+}
+
+const exampleNames = readdirSync(EXAMPLES_DIR)
+	.filter((name) => name.endsWith('.json'))
+	.map((name) => String((JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) as { name: string }).name));
+
+describe('npm start: ready with its banner, and stopped by a signal sent to the npm process', { timeout: 12 * 60_000 }, () => {
+	// One user folder for both runs: the second start finds the package and the demo content installed.
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-e2e-start-'));
+	after(() => rmSync(userFolder, { recursive: true, force: true }));
+
+	for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+		it(`${signal}: stops n8n and the sandbox, every process it started, and frees both ports`, async () => {
+			const [n8nPort, sandboxPort] = [await freePort(), await freePort()];
+			const npm = spawn('npm', ['start', '--', '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort), '--user-folder', userFolder], {
+				cwd: REPO_ROOT,
+				env: { ...process.env, FORCE_COLOR: '0' },
+			});
+			let started: number[] = [];
+			try {
+				const banner = await untilBanner(npm, 5 * 60_000);
+				started = descendants(npm.pid!);
+
+				assert.match(banner, new RegExp(`Editor +http://localhost:${n8nPort}`));
+				assert.match(banner, new RegExp(`Sandbox +http://127\\.0\\.0\\.1:${sandboxPort}`));
+				for (const name of exampleNames) assert.ok(banner.includes(`"${name}"`) || banner.includes(name), `the banner names the example "${name}"`);
+				assert.match(banner, /"Ollang: assistant", give its chat model a credential you supply/);
+				assert.match(banner, new RegExp(`connect an MCP client to http://localhost:${n8nPort}/mcp/ollang`));
+				assert.equal(await answers(`http://localhost:${n8nPort}/healthz`), 200, 'n8n answers');
+				assert.equal(await answers(`http://127.0.0.1:${sandboxPort}/health`), 200, 'the sandbox answers');
+				assert.ok(started.length >= 2, `npm start runs n8n and the sandbox as processes of its own (found ${started.length})`);
+
+				npm.kill(signal);
+				const [code] = (await once(npm, 'exit')) as [number | null, NodeJS.Signals | null];
+				assert.equal(code, 0, 'npm start exits 0 after a clean stop');
+				assert.deepEqual(await stillRunning(started, 20_000), [], 'no process npm start started is left running');
+				assert.equal(await answers(`http://localhost:${n8nPort}/healthz`), undefined, 'n8n\'s port is free');
+				assert.equal(await answers(`http://127.0.0.1:${sandboxPort}/health`), undefined, 'the sandbox\'s port is free');
+			} finally {
+				// Whatever failed above: leave nothing running.
+				for (const pid of [...started, npm.pid!]) {
+					try {
+						process.kill(pid, 'SIGKILL');
+					} catch {
+						// already gone
+					}
+				}
+			}
+		});
+	}
+});
