@@ -69,8 +69,9 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 		n8n = N8nUserFolder.create('trigger');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		// A completed order the clock leaves alone, watched by a QC Evaluation Finished trigger of its own workflow.
-		[qcOrderId] = (await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: 1, type: 'subtitle', level: 0, status: 'completed', progress: false })).map(
+		// A completed order the clock leaves alone, watched by a QC Evaluation Finished trigger of its own workflow (a
+		// document order: the example's trigger watches subtitle and closed-caption orders, and would review this one).
+		[qcOrderId] = (await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: 1, type: 'document', level: 0, status: 'completed', progress: false })).map(
 			(order) => order.orderId,
 		);
 		qcWorkflow = pollTriggerWorkflow('TriggerQcEvals1', 'E2E: QC evaluations', QC_TRIGGER_NODE, { event: 'qcEvaluationFinished', watch: 'orderIds', orderIds: qcOrderId });
@@ -215,7 +216,7 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 	it('emits a finished QC evaluation once (QC Evaluation Finished)', async () => {
 		await sandbox.advanceClock(1);
 		const requested = await sandbox.call<{ evalId: string }>('POST', `/integration/orders/${qcOrderId}/qc`, { body: {} });
-		assert.equal(requested.status, 200);
+		assert.equal(requested.status, 200, JSON.stringify(requested.body));
 		await sandbox.advanceClock(10);
 		const eventId = `${qcOrderId}:qc:${requested.body.evalId}`;
 		const emitted = async () => (await readExecutions(server!.url, cookie, qcWorkflow.id)).flatMap((execution) => triggerItems(execution, QC_TRIGGER_NODE));
