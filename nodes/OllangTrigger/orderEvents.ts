@@ -22,6 +22,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { requireObject } from '../Ollang/actions/common/responses';
+import { orderOwnFields } from '../Ollang/actions/order/values';
 import type { OllangRequest } from '../Ollang/transport';
 import { apiPath, apiRequest, apiRequestAllPages, mapConcurrent, unexpectedResponse } from '../Ollang/transport';
 import { rotateAfter, runChecks } from './checks';
@@ -33,20 +34,6 @@ import type { OrderCursor, TriggerState } from './state';
 const DAY_MS = 86_400_000;
 /** Orders read by "Fetch Test Event". */
 const SAMPLE_ORDERS = 10;
-
-/** Order fields every event item carries. */
-const ORDER_FIELDS = [
-	'id',
-	'name',
-	'type',
-	'status',
-	'level',
-	'sourceLanguage',
-	'targetLanguage',
-	'folderId',
-	'projectId',
-	'createdAt',
-] as const;
 
 function fingerprint(order: IDataObject): string {
 	return `${String(order.status)}/${String(order.level)}`;
@@ -92,7 +79,7 @@ function deliveryEvents(order: IDataObject): IDataObject[] {
 /** One output item: the event, a stable id for downstream de-duplication, and the order it belongs to. */
 export function eventItem(order: IDataObject, event: IDataObject, eventIndex: number): IDataObject {
 	const orderFields: IDataObject = {};
-	for (const field of ORDER_FIELDS) orderFields[field] = order[field] ?? null;
+	for (const field of orderOwnFields) orderFields[field] = order[field] ?? null;
 	return {
 		eventId: `${String(order.id)}:${eventIndex}`,
 		eventIndex,
@@ -122,7 +109,7 @@ function isEvaluationLoading(order: IDataObject): boolean {
 /** One QC Evaluation Finished item: the evaluation's results, a stable id, and the order it belongs to. */
 export function evaluationItem(order: IDataObject, evaluation: IDataObject): IDataObject {
 	const orderFields: IDataObject = {};
-	for (const field of ORDER_FIELDS) orderFields[field] = order[field] ?? null;
+	for (const field of orderOwnFields) orderFields[field] = order[field] ?? null;
 	return {
 		eventId: `${String(order.id)}:qc:${String(evaluation.id)}`,
 		type: 'qc_evaluation_finished',

@@ -8,20 +8,7 @@ import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { isSimplified, pick, records, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
-
-const ORDER_FIELDS = [
-	'id',
-	'name',
-	'type',
-	'status',
-	'level',
-	'sourceLanguage',
-	'targetLanguage',
-	'createdAt',
-	'projectId',
-	'folderId',
-	'vttUrl',
-] as const;
+import { orderOwnFields } from './values';
 
 const properties: INodeProperties[] = [
 	orderLocator('The order to get, with its documents, finance data, quality evaluation and delivery events'),
@@ -36,7 +23,7 @@ export function simplifyOrder(order: IDataObject): IDataObject {
 	const lastEvent = events[events.length - 1];
 	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
 	return {
-		...pick(order, ORDER_FIELDS),
+		...pick(order, [...orderOwnFields, 'vttUrl']),
 		documents: records(order.orderDocs).map((doc) => pick(doc, ['type', 'name', 'url'])),
 		deliveryEventCount: events.length,
 		lastDeliveryEvent: lastEvent ? pick(lastEvent, ['type', 'occurredAt']) : null,

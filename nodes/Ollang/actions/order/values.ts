@@ -1,5 +1,19 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+/** An order's own fields, as list rows carry them (no documents, delivery events, finance or QC evaluation). */
+export const orderOwnFields = [
+	'id',
+	'name',
+	'type',
+	'status',
+	'level',
+	'sourceLanguage',
+	'targetLanguage',
+	'folderId',
+	'projectId',
+	'createdAt',
+] as const;
+
 export const orderStatuses: INodePropertyOptions[] = [
 	{ name: 'Completed', value: 'completed' },
 	{ name: 'Delayed', value: 'delayed' },
