@@ -8,16 +8,15 @@
 //
 //   node scripts/check-editor.mjs [editorUrl=http://localhost:5678] [--out-dir DIR] [--email E --password P]
 //
-// Plain Node builtins; step 3 drives chromium over the DevTools protocol (scripts/n8n/chromium.mjs).
+// Plain Node builtins; step 3 drives chromium over the DevTools protocol (scripts/n8n/chromium.mjs). The end-to-end
+// test test/e2e/editor.test.mts goes further on a fresh n8n: canvas subtitles and the trigger's labels.
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHROMIUM_FLAGS, ensureWebSocket, newProfileDir, signInThroughForm, startChromium } from './n8n/chromium.mjs';
+import { CHROMIUM_FLAGS, ensureChromium, newProfileDir, signInThroughForm, startChromium } from './n8n/chromium.mjs';
 import { log, runCommand } from './n8n/process.mjs';
-import { LOCAL_OWNER, REPO_ROOT, listLoadedNodeTypes, signIn } from './n8n/runtime.mjs';
-
-ensureWebSocket();
+import { LOCAL_OWNER, REPO_ROOT, createWorkflow, deleteWorkflow, listLoadedNodeTypes, restRequest, signIn } from './n8n/runtime.mjs';
 
 const LOG_PREFIX = 'check-editor';
 
@@ -73,22 +72,12 @@ async function checkRendersHeadless() {
 	}
 }
 
-async function rest(cookie, method, pathname, body) {
-	const response = await fetch(`${editorUrl}${pathname}`, {
-		method,
-		headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`${method} ${pathname}: HTTP ${response.status} ${await response.text()}`);
-	return (await response.json()).data;
-}
-
 /** A scratch workflow, Manual Trigger -> Ollang (with an Ollang credential if there is one), removed after the check. */
 async function createScratchWorkflow(cookie) {
-	const credentials = await rest(cookie, 'GET', '/rest/credentials');
+	const credentials = await restRequest(editorUrl, cookie, 'GET', '/rest/credentials');
 	const credential = credentials.find((candidate) => candidate.type === 'ollangApi');
 	const [ollangType] = expectedNodeTypes();
-	const workflow = await rest(cookie, 'POST', '/rest/workflows', {
+	const workflow = await createWorkflow(editorUrl, cookie, {
 		name: `Editor check ${new Date().toISOString()} (scratch, deleted after the check)`,
 		nodes: [
 			{ id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
@@ -106,12 +95,6 @@ async function createScratchWorkflow(cookie) {
 		settings: {},
 	});
 	return { id: workflow.id, ollangNodeId: 'c0ffee00-0000-4000-8000-000000000002', credential };
-}
-
-async function deleteScratchWorkflow(cookie, id) {
-	// n8n 2 deletes only archived workflows.
-	await rest(cookie, 'POST', `/rest/workflows/${id}/archive`).catch(() => undefined);
-	await rest(cookie, 'DELETE', `/rest/workflows/${id}`);
 }
 
 /** Signs in through the form like a person, opens the scratch workflow with the Ollang node's panel open. */
@@ -138,13 +121,13 @@ async function checkNodePanel(cookie) {
 		log(LOG_PREFIX, `chromium: the Ollang node's panel renders (${mentions.join(', ')}): ${screenshot}`);
 	} finally {
 		await chromium?.stop();
-		await deleteScratchWorkflow(cookie, scratch.id).catch((error) => log(LOG_PREFIX, `could not delete scratch workflow ${scratch.id}: ${error.message}`));
+		await deleteWorkflow(editorUrl, cookie, scratch.id).catch((error) => log(LOG_PREFIX, `could not delete scratch workflow ${scratch.id}: ${error.message}`));
 	}
 }
 
 async function main() {
 	mkdirSync(outDir, { recursive: true });
-	await runCommand('bash', [path.join(REPO_ROOT, 'scripts', 'n8n', 'ensure-chromium.sh')], { echo: true, label: 'ensure-chromium.sh' });
+	await ensureChromium();
 	const cookie = await signIn(editorUrl, owner).catch((error) => {
 		throw new Error(`cannot sign in to n8n at ${editorUrl} (is it running? \`npm start\` starts one): ${error.cause?.message ?? error.message}`);
 	});

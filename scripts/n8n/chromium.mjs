@@ -1,12 +1,12 @@
-// Debian's chromium, headless, driven over the DevTools protocol with the WebSocket built into Node 22+ (on Node 20,
-// see `ensureWebSocket`). For looking at the real n8n editor: the editor check and the README screenshots. Plain
-// Node builtins.
-import { spawnSync } from 'node:child_process';
+// Debian's chromium, headless, driven over the DevTools protocol through chromium's own pipe
+// (--remote-debugging-pipe): no WebSocket and no port, so it works on any Node the tools run on. For looking at the
+// real n8n editor: the editor check, the README screenshots and the editor end-to-end test. Plain Node builtins.
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { forEachLine, spawnGroup, stopGroup } from './process.mjs';
+import { fileURLToPath } from 'node:url';
+import { runCommand, spawnGroup, stopGroup } from './process.mjs';
 
 export const WINDOW = Object.freeze({ width: 1440, height: 900 });
 
@@ -25,50 +25,80 @@ export const CHROMIUM_FLAGS = Object.freeze([
 ]);
 
 const PAGE_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = 30_000;
 
-/**
- * The DevTools client needs a WebSocket: built into Node 22+, behind --experimental-websocket on Node 20. Without
- * one, this runs the calling script again with the flag and exits with its exit code; call it before anything else.
- */
-export function ensureWebSocket() {
-	if (typeof WebSocket !== 'undefined') return;
-	const rerun = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
-	process.exit(rerun.status ?? 1);
+/** Installs Debian's chromium when it is missing (scripts/n8n/ensure-chromium.sh; a no-op when it is there). */
+export async function ensureChromium() {
+	const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ensure-chromium.sh');
+	await runCommand('bash', [script], { echo: true, label: 'ensure-chromium.sh' });
 }
 
 export function newProfileDir() {
 	return mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-chromium-'));
 }
 
-/** A minimal DevTools-protocol client over one page's WebSocket. */
-export class DevToolsPage {
-	static async connect(webSocketUrl) {
-		const socket = new WebSocket(webSocketUrl);
-		await new Promise((resolve, reject) => {
-			socket.addEventListener('open', resolve, { once: true });
-			socket.addEventListener('error', () => reject(new Error(`cannot connect to ${webSocketUrl}`)), { once: true });
-		});
-		return new DevToolsPage(socket);
-	}
-
-	constructor(socket) {
-		this.socket = socket;
+/**
+ * One DevTools-protocol connection to chromium over its pipe: we write to its file descriptor 3 and read from its
+ * 4, each message a JSON text ended by a NUL byte. Commands to a page carry that page's session id.
+ */
+class PipeConnection {
+	constructor(child) {
+		this.writer = child.stdio[3];
 		this.nextId = 1;
 		this.pending = new Map();
-		socket.addEventListener('message', (event) => {
-			const message = JSON.parse(event.data);
-			const waiter = this.pending.get(message.id);
-			if (!waiter) return;
-			this.pending.delete(message.id);
-			if (message.error) waiter.reject(new Error(`${waiter.method}: ${message.error.message}`));
-			else waiter.resolve(message.result);
+		this.closed = false;
+		let buffered = '';
+		child.stdio[4].setEncoding('utf8').on('data', (text) => {
+			buffered += text;
+			for (let end = buffered.indexOf('\0'); end >= 0; end = buffered.indexOf('\0')) {
+				const message = JSON.parse(buffered.slice(0, end));
+				buffered = buffered.slice(end + 1);
+				this.receive(message);
+			}
 		});
+		// Chromium gone: nothing more will answer.
+		this.writer.on('error', () => undefined);
+		const gone = (why) => {
+			this.closed = true;
+			for (const waiter of this.pending.values()) waiter.reject(new Error(`${waiter.method}: ${why}`));
+			this.pending.clear();
+		};
+		child.once('exit', () => gone('chromium exited before answering'));
+		child.once('error', (error) => gone(`chromium did not start: ${error.message}`));
+	}
+
+	receive(message) {
+		// Events (no id) are not used.
+		const waiter = this.pending.get(message.id);
+		if (!waiter) return;
+		this.pending.delete(message.id);
+		if (message.error) waiter.reject(new Error(`${waiter.method}: ${message.error.message}`));
+		else waiter.resolve(message.result);
+	}
+
+	post(method, params = {}, sessionId) {
+		const id = this.nextId++;
+		if (!this.closed) this.writer.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+		return id;
+	}
+
+	send(method, params = {}, sessionId) {
+		if (this.closed) return Promise.reject(new Error(`${method}: chromium has exited`));
+		return new Promise((resolve, reject) => {
+			this.pending.set(this.post(method, params, sessionId), { resolve, reject, method });
+		});
+	}
+}
+
+/** A minimal DevTools-protocol client of one page (a session attached to its target). */
+export class DevToolsPage {
+	constructor(connection, sessionId) {
+		this.connection = connection;
+		this.sessionId = sessionId;
 	}
 
 	send(method, params = {}) {
-		const id = this.nextId++;
-		this.socket.send(JSON.stringify({ id, method, params }));
-		return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, method }));
+		return this.connection.send(method, params, this.sessionId);
 	}
 
 	async evaluate(expression) {
@@ -103,19 +133,39 @@ export class DevToolsPage {
 		writeFileSync(file, Buffer.from(data, 'base64'));
 	}
 
-	/** Asks chromium to quit; no answer comes, as the connection goes with it. */
+	/** Asks chromium to quit; no answer comes, as the pipe goes with it. */
 	closeBrowser() {
-		if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ id: this.nextId++, method: 'Browser.close' }));
+		this.connection.post('Browser.close');
+	}
+}
+
+/** Hides what n8n lays over the page for a moment (toasts, tooltips), so that it does not cover a picture. */
+export async function hideTransientUi(page) {
+	await page.evaluate(`document.head.insertAdjacentHTML('beforeend', '<style>.el-notification, .el-popper, .n8n-tooltip { display: none !important; }</style>')`);
+}
+
+async function withTimeout(promise, ms, what) {
+	let timer;
+	try {
+		return await Promise.race([promise, new Promise((resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000}s`)), ms)))]);
+	} finally {
+		clearTimeout(timer);
 	}
 }
 
 /**
- * Starts chromium with a DevTools port and a fresh profile, at WINDOW size; returns its first page and `stop()`,
- * which closes chromium and removes the profile.
+ * Starts chromium with its DevTools pipe and a fresh profile, at WINDOW size; returns its first page, the process
+ * (`child`) and `stop()`, which closes chromium (its whole process group) and removes the profile.
  */
 export async function startChromium() {
 	const profile = newProfileDir();
-	const child = spawnGroup('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank']);
+	const child = spawnGroup('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank'], {
+		stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+	});
+	// Chromium's own log lines (GPU, D-Bus) say nothing here; reading them keeps its pipes from filling up.
+	child.stdout.resume();
+	child.stderr.resume();
+	const connection = new PipeConnection(child);
 	let page;
 	const stop = async () => {
 		// Closed through DevTools, chromium removes its /tmp/org.chromium.Chromium.* folder, which a signal leaves behind.
@@ -129,24 +179,24 @@ export async function startChromium() {
 		rmSync(profile, { recursive: true, force: true });
 	};
 	try {
-		const port = await new Promise((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error('chromium did not open its DevTools port within 30s')), 30_000);
-			forEachLine(child, (line) => {
-				const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(line);
-				if (match) {
-					clearTimeout(timer);
-					resolve(Number(match[1]));
+		// The page of the command line's about:blank appears once chromium is up.
+		const targetId = await withTimeout(
+			(async () => {
+				for (;;) {
+					const { targetInfos } = await connection.send('Target.getTargets');
+					const target = targetInfos.find((candidate) => candidate.type === 'page');
+					if (target) return target.targetId;
+					await new Promise((resolve) => setTimeout(resolve, 100));
 				}
-			});
-			child.once('exit', (code) => reject(new Error(`chromium exited (code ${code}) before opening its DevTools port`)));
-		});
-		const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-		const target = targets.find((candidate) => candidate.type === 'page');
-		if (!target) throw new Error('chromium has no page to drive');
-		page = await DevToolsPage.connect(target.webSocketDebuggerUrl);
+			})(),
+			START_TIMEOUT_MS,
+			'chromium opened no page to drive',
+		);
+		const { sessionId } = await connection.send('Target.attachToTarget', { targetId, flatten: true });
+		page = new DevToolsPage(connection, sessionId);
 		await page.send('Page.enable');
 		await page.send('Emulation.setDeviceMetricsOverride', { ...WINDOW, deviceScaleFactor: 1, mobile: false });
-		return { page, stop };
+		return { page, child, stop };
 	} catch (error) {
 		await stop();
 		throw error;

@@ -89,9 +89,12 @@ export async function runCommand(command, args, options = {}) {
 	}
 }
 
-/** Starts a long-lived process as the leader of a new process group. Output is piped for the caller to read. */
-export function spawnGroup(command, args, { cwd, env = process.env } = {}) {
-	const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts a long-lived process as the leader of a new process group. Output is piped for the caller to read;
+ * `stdio` may add more pipes after stdout and stderr (chromium's DevTools pipe).
+ */
+export function spawnGroup(command, args, { cwd, env = process.env, stdio = ['ignore', 'pipe', 'pipe'] } = {}) {
+	const child = spawn(command, args, { cwd, env, detached: true, stdio });
 	liveGroups.add(child.pid);
 	child.once('exit', () => liveGroups.delete(child.pid));
 	return child;

@@ -152,6 +152,9 @@ export function startN8nWorker(
 
 export function signIn(baseUrl: string, owner?: Owner): Promise<string>;
 export function listLoadedNodeTypes(baseUrl: string, cookie: string): Promise<string[]>;
+export function restRequest<T = unknown>(baseUrl: string, cookie: string, method: string, pathname: string, body?: unknown): Promise<T>;
+export function createWorkflow<T extends Record<string, unknown>>(baseUrl: string, cookie: string, workflow: T): Promise<T & { id: string }>;
+export function deleteWorkflow(baseUrl: string, cookie: string, id: string): Promise<void>;
 
 export interface N8nExecution {
 	id: string;

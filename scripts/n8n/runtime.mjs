@@ -700,10 +700,36 @@ export async function listLoadedNodeTypes(baseUrl, cookie) {
 	return [...new Set(nodes.map((node) => node.name))];
 }
 
-async function getRestData(baseUrl, cookie, pathname) {
-	const response = await fetch(new URL(pathname, baseUrl), { headers: { cookie } });
-	if (!response.ok) throw new Error(`GET ${pathname}: HTTP ${response.status} ${await response.text()}`);
+/** A request to n8n's REST API (signed in) that must succeed; returns the answer's `data`. */
+export async function restRequest(baseUrl, cookie, method, pathname, body) {
+	const response = await fetch(new URL(pathname, baseUrl), {
+		method,
+		headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${method} ${pathname}: HTTP ${response.status} ${await response.text()}`);
 	return (await response.json()).data;
+}
+
+async function getRestData(baseUrl, cookie, pathname) {
+	return await restRequest(baseUrl, cookie, 'GET', pathname);
+}
+
+/**
+ * Creates a workflow through the REST API, as the editor saves a new one (`{ name, nodes, connections, settings }`);
+ * returns it as n8n stored it (with the `id` n8n gave it).
+ */
+export async function createWorkflow(baseUrl, cookie, workflow) {
+	return await restRequest(baseUrl, cookie, 'POST', '/rest/workflows', workflow);
+}
+
+/**
+ * Deletes a workflow through the REST API. n8n 2 deletes only archived workflows: it is archived first (an n8n
+ * without archiving refuses that, and deletes it directly).
+ */
+export async function deleteWorkflow(baseUrl, cookie, id) {
+	await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/archive`).catch(() => undefined);
+	await restRequest(baseUrl, cookie, 'DELETE', `/rest/workflows/${encodeURIComponent(id)}`);
 }
 
 /**

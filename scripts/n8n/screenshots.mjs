@@ -9,12 +9,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureWebSocket, signInThroughForm, startChromium } from './chromium.mjs';
-import { freePort, log, runCommand } from './process.mjs';
+import { ensureChromium, hideTransientUi, signInThroughForm, startChromium } from './chromium.mjs';
+import { freePort, log } from './process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, importCredentials, importWorkflows, packAndInstall, startN8n } from './runtime.mjs';
 import { sandboxCredentials, startSandboxProcess } from './sandbox.mjs';
-
-ensureWebSocket();
 
 const LOG_PREFIX = 'screenshots';
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
@@ -35,11 +33,6 @@ function nodeOf(workflow, type) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Hides what n8n lays over the page for a moment (toasts, tooltips), so that it does not cover the picture. */
-async function hideTransientUi(page) {
-	await page.evaluate(`document.head.insertAdjacentHTML('beforeend', '<style>.el-notification, .el-popper, .n8n-tooltip { display: none !important; }</style>')`);
-}
 
 async function shootWorkflow(page, editorUrl, workflow, file) {
 	// Sticky notes are drawn, but not as canvas nodes.
@@ -78,7 +71,7 @@ async function shootNodePanel(page, editorUrl, workflow, node, displayMode, file
 
 async function main() {
 	mkdirSync(outDir, { recursive: true });
-	await runCommand('bash', [path.join(REPO_ROOT, 'scripts', 'n8n', 'ensure-chromium.sh')], { echo: true, label: 'ensure-chromium.sh' });
+	await ensureChromium();
 	const examples = readExamples();
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-screenshots-'));
 	const stops = [];
