@@ -1,6 +1,7 @@
 // `npm start` as a user (or a service manager) runs it: the npm process started on free ports with a throwaway user
-// folder, its banner read, n8n and the sandbox answering; then SIGTERM or SIGINT sent to the npm process itself (not
-// to a terminal's process group) must stop every process it started and free both ports.
+// folder, its banner read, n8n and the sandbox answering (in queue mode also the workers, PostgreSQL and Redis); then
+// SIGTERM or SIGINT sent to the npm process itself (not to a terminal's process group) must stop every process it
+// started and free the ports.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
@@ -53,36 +54,65 @@ const exampleNames = readdirSync(EXAMPLES_DIR)
 	.filter((name) => name.endsWith('.json'))
 	.map((name) => String((JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) as { name: string }).name));
 
-describe('npm start: ready with its banner, and stopped by a signal sent to the npm process', { timeout: 12 * 60_000 }, () => {
-	// One user folder for both runs: the second start finds the package and the demo content installed.
-	const userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-e2e-start-'));
-	after(() => rmSync(userFolder, { recursive: true, force: true }));
+/** A process's command line, from /proc ('' once it has ended). */
+function commandLine(pid: number): string {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+	} catch {
+		return '';
+	}
+}
 
-	for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-		it(`${signal}: stops n8n and the sandbox, every process it started, and frees both ports`, async () => {
+interface StartCase {
+	signal: 'SIGTERM' | 'SIGINT';
+	queue: boolean;
+}
+
+const CASES: StartCase[] = [
+	{ signal: 'SIGTERM', queue: false },
+	{ signal: 'SIGINT', queue: false },
+	{ signal: 'SIGTERM', queue: true },
+];
+
+describe('npm start: ready with its banner, and stopped by a signal sent to the npm process', { timeout: 15 * 60_000 }, () => {
+	// One user folder per mode: the second start in the default mode finds the package and the demo content installed.
+	const root = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-ollang-e2e-start-'));
+	after(() => rmSync(root, { recursive: true, force: true }));
+
+	for (const { signal, queue } of CASES) {
+		const what = queue ? 'n8n, its two workers, PostgreSQL, Redis and the sandbox' : 'n8n and the sandbox';
+		it(`${queue ? '--queue, ' : ''}${signal}: stops ${what}, every process it started, and frees the ports`, async () => {
 			const [n8nPort, sandboxPort] = [await freePort(), await freePort()];
-			const npm = spawn('npm', ['start', '--', '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort), '--user-folder', userFolder], {
-				cwd: REPO_ROOT,
-				env: { ...process.env, FORCE_COLOR: '0' },
-			});
+			const userFolder = path.join(root, queue ? 'queue' : 'default');
+			const args = ['start', '--', '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort), '--user-folder', userFolder, ...(queue ? ['--queue'] : [])];
+			const npm = spawn('npm', args, { cwd: REPO_ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
 			let started: number[] = [];
 			try {
-				const banner = await untilBanner(npm, 5 * 60_000);
+				const banner = await untilBanner(npm, 8 * 60_000);
 				started = descendants(npm.pid!);
 
 				assert.match(banner, new RegExp(`Editor +http://localhost:${n8nPort}`));
 				assert.match(banner, new RegExp(`Sandbox +http://127\\.0\\.0\\.1:${sandboxPort}`));
-				for (const name of exampleNames) assert.ok(banner.includes(`"${name}"`) || banner.includes(name), `the banner names the example "${name}"`);
+				for (const name of exampleNames) assert.ok(banner.includes(name), `the banner names the example "${name}"`);
 				assert.match(banner, /"Ollang: assistant", give its chat model a credential you supply/);
 				assert.match(banner, new RegExp(`connect an MCP client to http://localhost:${n8nPort}/mcp/ollang`));
 				assert.equal(await answers(`http://localhost:${n8nPort}/healthz`), 200, 'n8n answers');
 				assert.equal(await answers(`http://127.0.0.1:${sandboxPort}/health`), 200, 'the sandbox answers');
-				assert.ok(started.length >= 2, `npm start runs n8n and the sandbox as processes of its own (found ${started.length})`);
+				const commands = started.map(commandLine);
+				const running = (pattern: RegExp) => commands.filter((command) => pattern.test(command)).length;
+				assert.ok(running(/\bn8n start\b/) >= 1, 'n8n start runs under npm start');
+				assert.ok(running(/sandbox\/cli\.cts/) >= 1, 'the sandbox runs under npm start');
+				if (queue) {
+					assert.match(banner, /Queue +PostgreSQL 127\.0\.0\.1:\d+ \(pid \d+\), Redis 127\.0\.0\.1:\d+ \(pid \d+\), 2 workers/);
+					assert.equal(running(/\bn8n worker\b/), 2, 'two n8n workers');
+					assert.ok(running(/\bpostgres\b/) >= 1, 'PostgreSQL runs under npm start');
+					assert.ok(running(/redis-server/) >= 1, 'Redis runs under npm start');
+				}
 
 				npm.kill(signal);
 				const [code] = (await once(npm, 'exit')) as [number | null, NodeJS.Signals | null];
 				assert.equal(code, 0, 'npm start exits 0 after a clean stop');
-				assert.deepEqual(await stillRunning(started, 20_000), [], 'no process npm start started is left running');
+				assert.deepEqual(await stillRunning(started, 30_000), [], 'no process npm start started is left running');
 				assert.equal(await answers(`http://localhost:${n8nPort}/healthz`), undefined, 'n8n\'s port is free');
 				assert.equal(await answers(`http://127.0.0.1:${sandboxPort}/health`), undefined, 'the sandbox\'s port is free');
 			} finally {
