@@ -711,10 +711,6 @@ export async function restRequest(baseUrl, cookie, method, pathname, body) {
 	return (await response.json()).data;
 }
 
-async function getRestData(baseUrl, cookie, pathname) {
-	return await restRequest(baseUrl, cookie, 'GET', pathname);
-}
-
 /**
  * Creates a workflow through the REST API, as the editor saves a new one (`{ name, nodes, connections, settings }`);
  * returns it as n8n stored it (with the `id` n8n gave it).
@@ -744,14 +740,14 @@ export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 
 	const results = [];
 	for (let lastId; results.length < limit; ) {
 		const pageSize = Math.min(100, limit - results.length);
-		const page = await getRestData(baseUrl, cookie, `/rest/executions?filter=${filter}&limit=${pageSize}${lastId ? `&lastId=${lastId}` : ''}`);
+		const page = await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${pageSize}${lastId ? `&lastId=${lastId}` : ''}`);
 		results.push(...page.results);
 		if (page.results.length < pageSize) break;
 		lastId = Math.min(...page.results.map((summary) => Number(summary.id)));
 	}
 	const executions = [];
 	for (const summary of [...results].sort((a, b) => Number(a.id) - Number(b.id))) {
-		const detail = await getRestData(baseUrl, cookie, `/rest/executions/${summary.id}`);
+		const detail = await restRequest(baseUrl, cookie, 'GET', `/rest/executions/${summary.id}`);
 		executions.push({ ...summary, data: parse(detail.data) });
 	}
 	return executions;
@@ -759,7 +755,7 @@ export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 
 
 /** A workflow's static data as n8n has it in its database (what survives a restart), through the REST API. */
 export async function readWorkflowStaticData(baseUrl, cookie, workflowId) {
-	const workflow = await getRestData(baseUrl, cookie, `/rest/workflows/${encodeURIComponent(workflowId)}`);
+	const workflow = await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(workflowId)}`);
 	const { staticData } = workflow;
 	if (typeof staticData === 'string') return JSON.parse(staticData);
 	return staticData ?? {};

@@ -238,7 +238,7 @@ describe('the example "Ollang: assistant": an AI Agent with Ollang tools, chatte
 		for (const tool of first.tools ?? []) assert.ok((tool.function.description ?? '').length >= 60, `${tool.function.name} has a description a model can act on`);
 		const getOrder = first.tools!.find((tool) => tool.function.name === 'Get_order')!;
 		assert.deepEqual(Object.keys((getOrder.function.parameters?.properties ?? {}) as Json), ['orderId']);
-		const systemMessage = String(exampleNode(example, AGENT_NODE).parameters.options && (exampleNode(example, AGENT_NODE).parameters.options as Json).systemMessage);
+		const systemMessage = String((exampleNode(example, AGENT_NODE).parameters.options as Json).systemMessage);
 		assert.equal(text(first.messages[0]), systemMessage, 'the example\'s system message comes first');
 
 		// The tools ran against the API: the order and the wallet were read, nothing else was sent.

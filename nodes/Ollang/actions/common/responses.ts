@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OllangContext, OllangRequest } from '../../transport';
 import { unexpectedResponse } from '../../transport';
 
-function isRecord(value: unknown): value is IDataObject {
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 

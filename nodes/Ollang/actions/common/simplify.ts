@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { isRecord } from './responses';
+
 /**
  * The Simplify toggle of the operations with large answers, from node version 2 on (version 1 keeps the raw answer,
  * so existing workflows do not change). On by default: small items suit a person reading the output and an AI agent
@@ -31,9 +33,7 @@ export function pick(record: IDataObject, fields: readonly string[]): IDataObjec
 	return picked;
 }
 
+/** The objects of a list (anything else, or no list, gives none). */
 export function records(value: unknown): IDataObject[] {
-	if (!Array.isArray(value)) return [];
-	return value.filter(
-		(entry): entry is IDataObject => entry !== null && typeof entry === 'object' && !Array.isArray(entry),
-	);
+	return Array.isArray(value) ? value.filter(isRecord) : [];
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
 import { checkDateRange, checkOption, checkOptionalId, checkText } from '../common/parameters';
+import { isRecord } from '../common/responses';
 import { isSimplified, pick, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes } from '../order/values';
@@ -120,10 +121,9 @@ const LINE_FIELDS = [
 ] as const;
 
 function simplifyLine(line: IDataObject): IDataObject {
-	const requester = line.createdBy as IDataObject | null | undefined;
 	return {
 		...pick(line, LINE_FIELDS),
-		requestedBy: requester && typeof requester === 'object' ? (requester.name ?? null) : null,
+		requestedBy: isRecord(line.createdBy) ? (line.createdBy.name ?? null) : null,
 	};
 }
 

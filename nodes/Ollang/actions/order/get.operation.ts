@@ -5,7 +5,7 @@ import { apiPath, apiRequest } from '../../transport';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import { requireObject } from '../common/responses';
+import { isRecord, requireObject } from '../common/responses';
 import { isSimplified, pick, records, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
 import { orderOwnFields } from './values';
@@ -17,23 +17,22 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-/** About a tenth of the raw answer, with what a person or a model asks about an order. */
-export function simplifyOrder(order: IDataObject): IDataObject {
+/** What a person or a model asks about an order, without the raw lists and finance data. */
+function simplifyOrder(order: IDataObject): IDataObject {
 	const events = records(order.deliveryEvents);
 	const lastEvent = events[events.length - 1];
-	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
+	const evaluation = order.latestEvaluation;
 	return {
 		...pick(order, [...orderOwnFields, 'vttUrl']),
 		documents: records(order.orderDocs).map((doc) => pick(doc, ['type', 'name', 'url'])),
 		deliveryEventCount: events.length,
 		lastDeliveryEvent: lastEvent ? pick(lastEvent, ['type', 'occurredAt']) : null,
-		qcEvaluation:
-			evaluation && typeof evaluation === 'object'
-				? {
-						...pick(evaluation, ['id', 'isLoading', 'textSummary']),
-						scores: records(evaluation.scores).map((score) => pick(score, ['name', 'value'])),
-					}
-				: null,
+		qcEvaluation: isRecord(evaluation)
+			? {
+					...pick(evaluation, ['id', 'isLoading', 'textSummary']),
+					scores: records(evaluation.scores).map((score) => pick(score, ['name', 'value'])),
+				}
+			: null,
 	};
 }
 
