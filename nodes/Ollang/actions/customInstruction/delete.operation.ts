@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
+import { isGone, sendOrConfirm } from '../common/alreadyApplied';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId } from '../common/parameters';
@@ -28,13 +29,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Instruction ID',
 		itemIndex,
 	);
-	await apiRequest.call(this, {
-		method: 'DELETE',
-		path: apiPath`/integration/custom-instructions/${instructionId}`,
-		// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+	const path = apiPath`/integration/custom-instructions/${instructionId}`;
+	const json = await sendOrConfirm({
+		send: async () => {
+			await apiRequest.call(this, {
+				method: 'DELETE',
+				path,
+				// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+			});
+			return { success: true, instructionId, deleted: true };
+		},
+		// A repeat answers 404: the thing is gone, as asked.
+		refusals: [404],
+		isApplied: async () => await isGone(this, path, itemIndex),
+		applied: { success: true, instructionId, deleted: true },
 	});
-	return toResults({ success: true, instructionId, deleted: true });
+	return toResults(json);
 }

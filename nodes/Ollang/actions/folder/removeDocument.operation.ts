@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
+import { sendOrConfirm } from '../common/alreadyApplied';
+import { records } from '../common/simplify';
 import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -27,13 +29,26 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
 	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
-	await apiRequest.call(this, {
-		method: 'DELETE',
-		path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
-		// A repeat after an unclear failure would answer 404 and hide the removal: not repeated blindly.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+	const applied = { success: true, folderId, documentId, removed: true };
+	const json = await sendOrConfirm({
+		send: async () => {
+			await apiRequest.call(this, {
+				method: 'DELETE',
+				path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
+				// A repeat after an unclear failure would answer 404 and hide the removal: not repeated blindly.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+			});
+			return applied;
+		},
+		// A repeat answers 404; the folder's documents no longer hold it.
+		refusals: [404],
+		isApplied: async () => {
+			const listed = await apiRequest.call(this, { method: 'GET', path: apiPath`/integration/folder/${folderId}/docs`, retry: 'safe', itemIndex });
+			return !records(listed).some((document) => document.id === documentId);
+		},
+		applied,
 	});
-	return toResults({ success: true, folderId, documentId, removed: true });
+	return toResults(json);
 }

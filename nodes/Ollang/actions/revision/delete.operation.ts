@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
+import { sendOrConfirm } from '../common/alreadyApplied';
+import { records } from '../common/simplify';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId, readId } from '../common/parameters';
@@ -27,6 +29,24 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const revisionId = checkId(this, this.getNodeParameter('revisionId', itemIndex, ''), 'Revision ID', itemIndex);
+	const applied = { success: true, orderId, revisionId, deleted: true };
+	const json = await sendOrConfirm({
+		send: async () => {
+			await deleteRevision.call(this, orderId, revisionId, itemIndex);
+			return applied;
+		},
+		// A repeat answers 404; the order's revision requests no longer hold it.
+		refusals: [404],
+		isApplied: async () => {
+			const listed = await apiRequest.call(this, { method: 'GET', path: apiPath`/integration/revision/${orderId}`, retry: 'safe', itemIndex });
+			return !records(listed).some((revision) => revision.id === revisionId);
+		},
+		applied,
+	});
+	return toResults(json);
+}
+
+async function deleteRevision(this: IExecuteFunctions, orderId: string, revisionId: string, itemIndex: number): Promise<void> {
 	await apiRequest.call(this, {
 		method: 'DELETE',
 		path: apiPath`/integration/revision/${orderId}/${revisionId}`,
@@ -40,5 +60,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'404': 'Check the IDs: the order or the revision does not exist (or was already deleted).',
 		},
 	});
-	return toResults({ success: true, orderId, revisionId, deleted: true });
 }

@@ -1,0 +1,59 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiPath, apiRequest } from '../../transport';
+import { isRecord } from './responses';
+
+// A write repeated by n8n's Retry or Retry On Fail meets the state its first run left: the API then refuses it
+// ("this order is ongoing", "already cancelled", "not found"). Where the API's state shows the effect, such an
+// answer is checked against that state, and an item whose effect is there succeeds with alreadyApplied true.
+
+export interface ConfirmableWrite {
+	/** Sends the write; returns the item's output json. */
+	send(): Promise<IDataObject>;
+	/** HTTP statuses of the answers that may mean "already done". */
+	refusals: number[];
+	/** Reads the API's state (through the same transport): whether the effect asked for is there. */
+	isApplied(): Promise<boolean>;
+	/** The output json of an item found already applied. */
+	applied: IDataObject;
+}
+
+function statusOf(error: unknown): number | undefined {
+	const code = Number((error as { httpCode?: string | null } | undefined)?.httpCode);
+	return Number.isInteger(code) ? code : undefined;
+}
+
+export async function sendOrConfirm(write: ConfirmableWrite): Promise<IDataObject> {
+	try {
+		return await write.send();
+	} catch (error) {
+		const status = statusOf(error);
+		if (status === undefined || !write.refusals.includes(status)) throw error;
+		// When the state cannot be read, the API's own answer is the truest thing to show.
+		const done = await write.isApplied().catch(() => false);
+		if (!done) throw error;
+		return { ...write.applied, alreadyApplied: true };
+	}
+}
+
+/** The order as the API shows it (Order > Get), for checks of an order action's effect. */
+export async function readOrderState(ctx: IExecuteFunctions, orderId: string, itemIndex: number): Promise<IDataObject> {
+	const answer = await apiRequest.call(ctx, {
+		method: 'GET',
+		path: apiPath`/integration/orders/${orderId}`,
+		retry: 'safe',
+		itemIndex,
+	});
+	return isRecord(answer) ? answer : {};
+}
+
+/** Whether a GET of this path answers 404 (the thing is gone); other failures are thrown. */
+export async function isGone(ctx: IExecuteFunctions, path: string, itemIndex: number): Promise<boolean> {
+	try {
+		await apiRequest.call(ctx, { method: 'GET', path, retry: 'safe', itemIndex });
+		return false;
+	} catch (error) {
+		if (statusOf(error) === 404) return true;
+		throw error;
+	}
+}
