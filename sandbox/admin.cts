@@ -34,6 +34,7 @@ const faultBody = z
 		delayMs: z.number().min(0).optional(),
 		when: z.enum(['before', 'after']).optional(),
 		times: z.number().int().min(1).optional(),
+		skip: z.number().int().min(0).optional(),
 		probability: z.number().min(0).max(1).optional(),
 	})
 	.strict();

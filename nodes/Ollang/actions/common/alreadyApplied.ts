@@ -12,10 +12,8 @@ export interface ConfirmableWrite {
 	send(): Promise<IDataObject>;
 	/** HTTP statuses of the answers that may mean "already done". */
 	refusals: number[];
-	/** Reads the API's state (through the same transport): whether the effect asked for is there. */
-	isApplied(): Promise<boolean>;
-	/** The output json of an item found already applied. */
-	applied: IDataObject;
+	/** Reads the API's state (through the same transport): the item's output json when the effect asked for is there. */
+	confirm(): Promise<IDataObject | undefined>;
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -30,9 +28,9 @@ export async function sendOrConfirm(write: ConfirmableWrite): Promise<IDataObjec
 		const status = statusOf(error);
 		if (status === undefined || !write.refusals.includes(status)) throw error;
 		// When the state cannot be read, the API's own answer is the truest thing to show.
-		const done = await write.isApplied().catch(() => false);
-		if (!done) throw error;
-		return { ...write.applied, alreadyApplied: true };
+		const applied = await write.confirm().catch(() => undefined);
+		if (applied === undefined) throw error;
+		return { ...applied, alreadyApplied: true };
 	}
 }
 

@@ -23,7 +23,7 @@ interface AppliedRecord {
 	/** Epoch milliseconds of the request. */
 	at: number;
 	/** What the API answered (ids, credits): returned again for a repeat. */
-	result?: IDataObject;
+	result?: WriteResult;
 	/** What the operation read from the service before sending, to tell later whether the request was applied. */
 	before?: IDataObject;
 }
@@ -49,12 +49,12 @@ export const retryProtectionFields: INodeProperties[] = [
 	},
 ];
 
-/** 53-bit string hash (cyrb53): short keys for long requests; collisions among a thousand keys are negligible. */
-function hash(text: string): string {
+/** 53-bit hash (cyrb53) of text or bytes: short keys for long requests; collisions among a thousand keys are negligible. */
+function hash(input: string | Uint8Array): string {
 	let h1 = 0xdeadbeef;
 	let h2 = 0x41c6ce57;
-	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
+	for (let index = 0; index < input.length; index++) {
+		const code = typeof input === 'string' ? input.charCodeAt(index) : input[index];
 		h1 = Math.imul(h1 ^ code, 2654435761);
 		h2 = Math.imul(h2 ^ code, 1597334677);
 	}
@@ -65,6 +65,8 @@ function hash(text: string): string {
 
 /** JSON with object keys sorted, so the same parameters always give the same key. */
 function canonical(value: unknown): string {
+	// A file part: its size and a hash of its bytes stand for it.
+	if (value instanceof Uint8Array) return `"bytes:${value.length}:${hash(value)}"`;
 	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
 	if (value !== null && typeof value === 'object') {
 		const entries = Object.keys(value as IDataObject)
@@ -107,18 +109,26 @@ function mayHaveApplied(error: unknown): boolean {
 	return !(status >= 400 && status < 500);
 }
 
+/** An item's output: one object, or several (Order > Create makes one order per target language). */
+export type WriteResult = IDataObject | IDataObject[];
+
+function repeated(result: WriteResult | undefined, at: number): WriteResult {
+	const mark = (json: IDataObject) => ({ ...json, alreadyApplied: true, appliedAt: new Date(at).toISOString() });
+	return Array.isArray(result) ? result.map(mark) : mark(result ?? {});
+}
+
 export interface GuardedWrite {
 	/** The request as sent (method, path, body or multipart fields): the default idempotency key is made of it. */
 	request: unknown;
 	/** Sends the request; returns the item's output json. */
-	send(): Promise<IDataObject>;
+	send(): Promise<WriteResult>;
 	/** Reads what will tell later whether the request was applied (before sending; kept with the record). */
 	readBefore?(): Promise<IDataObject>;
 	/**
 	 * For a request whose answer was lost in an earlier run: the service's state says whether it was applied (its
 	 * output json, then) or not (undefined). Without it such an item stops the node instead of being sent again.
 	 */
-	confirm?(before: IDataObject | undefined, sentAt: number): Promise<IDataObject | undefined>;
+	confirm?(before: IDataObject | undefined, sentAt: number): Promise<WriteResult | undefined>;
 }
 
 /** Key, or undefined when Retry Protection is off. */
@@ -142,7 +152,7 @@ export async function sendOnce(
 	itemIndex: number,
 	operation: string,
 	write: GuardedWrite,
-): Promise<IDataObject> {
+): Promise<WriteResult> {
 	const key = readKey(ctx, itemIndex, operation, write.request);
 	if (key === undefined) return await write.send();
 	const { store, save } = storeOf(ctx);
@@ -150,9 +160,7 @@ export async function sendOnce(
 	prune(store, now);
 	save();
 	const earlier = store[key];
-	if (earlier?.state === 'applied') {
-		return { ...earlier.result, alreadyApplied: true, appliedAt: new Date(earlier.at).toISOString() };
-	}
+	if (earlier?.state === 'applied') return repeated(earlier.result, earlier.at);
 	if (earlier?.state === 'sent') {
 		if (write.confirm === undefined) {
 			throw new NodeOperationError(
@@ -168,7 +176,7 @@ export async function sendOnce(
 		if (confirmed !== undefined) {
 			store[key] = { state: 'applied', at: earlier.at, result: confirmed };
 			save();
-			return { ...confirmed, alreadyApplied: true, appliedAt: new Date(earlier.at).toISOString() };
+			return repeated(confirmed, earlier.at);
 		}
 	}
 	const before = write.readBefore ? await write.readBefore() : undefined;

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { isGone, sendOrConfirm } from '../common/alreadyApplied';
+import { sendOrConfirm } from '../common/alreadyApplied';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
-import { instructionIdField } from './instructions';
+import { fetchInstructions, instructionIdField } from './instructions';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,8 +44,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		// A repeat answers 404: the thing is gone, as asked.
 		refusals: [404],
-		isApplied: async () => await isGone(this, path, itemIndex),
-		applied: { success: true, instructionId, deleted: true },
+		// The API has no read of one instruction: the account's list no longer holds it.
+		confirm: async () => {
+			const gone = !(await fetchInstructions.call(this, itemIndex)).some((instruction) => String(instruction.id) === instructionId);
+			return gone ? { success: true, instructionId, deleted: true } : undefined;
+		},
 	});
 	return toResults(json);
 }

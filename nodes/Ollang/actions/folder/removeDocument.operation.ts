@@ -44,11 +44,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		// A repeat answers 404; the folder's documents no longer hold it.
 		refusals: [404],
-		isApplied: async () => {
+		confirm: async () => {
 			const listed = await apiRequest.call(this, { method: 'GET', path: apiPath`/integration/folder/${folderId}/docs`, retry: 'safe', itemIndex });
-			return !records(listed).some((document) => document.id === documentId);
+			const gone = !records(listed).some((document) => document.id === documentId);
+			return gone ? applied : undefined;
 		},
-		applied,
 	});
 	return toResults(json);
 }

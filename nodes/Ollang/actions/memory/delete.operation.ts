@@ -39,8 +39,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		// A repeat answers 404: the thing is gone, as asked.
 		refusals: [404],
-		isApplied: async () => await isGone(this, path, itemIndex),
-		applied: { success: true, memoryId, deleted: true },
+		confirm: async () => ((await isGone(this, path, itemIndex)) ? { success: true, memoryId, deleted: true } : undefined),
 	});
 	return toResults(json);
 }

@@ -32,8 +32,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		// A repeat answers 409 (already cancelled).
 		refusals: [400, 409],
-		isApplied: async () => (await readOrderState(this, orderId, itemIndex)).status === 'cancelled',
-		applied,
+		confirm: async () => ((await readOrderState(this, orderId, itemIndex)).status === 'cancelled' ? applied : undefined),
 	});
 	return toResults(json);
 }

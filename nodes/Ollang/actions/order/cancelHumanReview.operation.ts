@@ -36,8 +36,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
 		// A repeat is refused as "not level 1": the review was cancelled, the order is level 0 again.
 		refusals: [400],
-		isApplied: async () => (await readOrderState(this, orderId, itemIndex)).level === 0,
-		applied: { orderId, success: true },
+		confirm: async () => (((await readOrderState(this, orderId, itemIndex)).level === 0) ? { orderId, success: true } : undefined),
 	});
 	return toResults(json);
 }

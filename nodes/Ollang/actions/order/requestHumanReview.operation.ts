@@ -39,8 +39,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		// A repeat (n8n Retry) is refused as not eligible: the order is level 1 now, its review under way or done.
 		refusals: [400],
-		isApplied: async () => (await readOrderState(this, orderId, itemIndex)).level === 1,
-		applied,
+		confirm: async () => ((await readOrderState(this, orderId, itemIndex)).level === 1 ? applied : undefined),
 	});
 	return toResults(json);
 }

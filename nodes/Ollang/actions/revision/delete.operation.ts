@@ -37,11 +37,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 		// A repeat answers 404; the order's revision requests no longer hold it.
 		refusals: [404],
-		isApplied: async () => {
+		confirm: async () => {
 			const listed = await apiRequest.call(this, { method: 'GET', path: apiPath`/integration/revision/${orderId}`, retry: 'safe', itemIndex });
-			return !records(listed).some((revision) => revision.id === revisionId);
+			const gone = !records(listed).some((revision) => revision.id === revisionId);
+			return gone ? applied : undefined;
 		},
-		applied,
 	});
 	return toResults(json);
 }
