@@ -143,6 +143,26 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number, operation: string, r
 	return `${operation}:${given !== undefined ? `key:${given}` : hash(canonical(request))}`;
 }
 
+/** The read before a write; when it fails, the error says the write itself was not sent. */
+async function readBeforeSending(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	read: () => Promise<IDataObject>,
+): Promise<IDataObject> {
+	try {
+		return await read();
+	} catch (caught) {
+		const error =
+			caught instanceof NodeApiError || caught instanceof NodeOperationError
+				? caught
+				: new NodeOperationError(ctx.getNode(), caught instanceof Error ? caught : String(caught), { itemIndex });
+		error.description = [error.description, `The action itself was not sent. ${appliedNote('notApplied')}`]
+			.filter(Boolean)
+			.join(' ');
+		throw error;
+	}
+}
+
 /**
  * Sends a write the API would apply again, at most once per idempotency key: an item applied in an earlier run
  * (n8n Retry, Retry On Fail) returns that run's answer with alreadyApplied true instead of being sent again.
@@ -179,7 +199,7 @@ export async function sendOnce(
 			return repeated(confirmed, earlier.at);
 		}
 	}
-	const before = write.readBefore ? await write.readBefore() : undefined;
+	const before = write.readBefore ? await readBeforeSending(ctx, itemIndex, write.readBefore) : undefined;
 	store[key] = { state: 'sent', at: now, ...(before ? { before } : {}) };
 	save();
 	try {
