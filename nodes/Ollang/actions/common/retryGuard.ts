@@ -210,6 +210,7 @@ export async function sendOnce(
 		if (!mayHaveApplied(error)) delete store[key];
 		throw error;
 	} finally {
+		prune(store, now);
 		save();
 	}
 }
