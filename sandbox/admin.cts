@@ -154,6 +154,13 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 			},
 		},
 		{
+			// What each order action charged or refunded (human review, reruns, QC evaluations, refunds): the API shows
+			// only the wallet's totals.
+			method: 'GET',
+			pattern: '/__sandbox/ledger',
+			handler: () => ok(200, world.state.wallet.ledger),
+		},
+		{
 			// The translators an Assign Translator may name: the API has no route that lists them.
 			method: 'GET',
 			pattern: '/__sandbox/translators',
