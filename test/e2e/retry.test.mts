@@ -24,11 +24,13 @@ interface Action {
 	path: (orderId: string) => string;
 	/** What the sandbox's ledger records for one application. */
 	ledgerKind: string;
+	/** A repeat is refused by the API and the order's state shows the effect (no memory of earlier runs needed). */
+	settledByState: boolean;
 }
 
 const ACTIONS: Action[] = [
-	{ name: 'Request Human Review', operation: 'requestHumanReview', path: (id) => `/integration/orders/${id}/human-review`, ledgerKind: 'humanReview' },
-	{ name: 'Run QC Evaluation', operation: 'runQcEvaluation', path: (id) => `/integration/orders/${id}/qc`, ledgerKind: 'qcEvaluation' },
+	{ name: 'Request Human Review', operation: 'requestHumanReview', path: (id) => `/integration/orders/${id}/human-review`, ledgerKind: 'humanReview', settledByState: true },
+	{ name: 'Run QC Evaluation', operation: 'runQcEvaluation', path: (id) => `/integration/orders/${id}/qc`, ledgerKind: 'qcEvaluation', settledByState: false },
 ];
 
 type Recovery = 'retry (saved workflow)' | 'retry (original workflow)' | 'Retry On Fail';
@@ -140,12 +142,17 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 			const creditsBefore = await usedCredits();
 			await sandbox.admin('POST', 'faults', { method: 'POST', path: action.path(orderIds[FAILING_ITEM]), kind: 'status', status: 500, when: 'after', times: 1 });
 
-			const answer = await fetch(`${main!.url}/webhook/${path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ orders: orderIds.map((orderId) => ({ orderId })) }),
+			// n8n answers 404 (and starts nothing) until it has registered the published workflows' webhooks.
+			await waitFor(`the webhook ${path}`, async () => {
+				const answer = await fetch(`${main!.url}/webhook/${path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ orders: orderIds.map((orderId) => ({ orderId })) }),
+				});
+				if (answer.status === 404) return undefined;
+				assert.equal(answer.status, 200, `webhook ${path}: ${answer.status}`);
+				return true;
 			});
-			assert.equal(answer.status, 200, `webhook ${path}: ${answer.status}`);
 
 			let finished: N8nExecution;
 			let executions: number;
@@ -177,6 +184,13 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 			);
 			const entries = (await ledger()).filter((entry) => entry.kind === action.ledgerKind && orderIds.includes(entry.orderId));
 			const perOrder = orderIds.map((orderId) => entries.filter((entry) => entry.orderId === orderId).length);
+			if (recovery === 'retry (original workflow)' && !action.settledByState) {
+				// Not protected: n8n runs this retry with the static data stored when the failed execution started,
+				// which cannot hold what that execution applied; the first six are sent again (README, Retries).
+				assert.deepEqual(perOrder, orderIds.map((_, index) => (index <= FAILING_ITEM ? 2 : 1)), `${action.ledgerKind} per order`);
+				figures.push(`${action.name}, ${recovery}: NOT protected, actions applied ${entries.length} for ${ORDERS_PER_RUN} orders, executions 2`);
+				return;
+			}
 			assert.deepEqual(perOrder, Array(ORDERS_PER_RUN).fill(1), `${action.ledgerKind} per order`);
 			const spent = (await usedCredits()) - creditsBefore;
 			const charged = entries.reduce((sum, entry) => sum + entry.credits, 0);
