@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
+import { asNodeError } from './outcomes';
 import { isRecord } from './responses';
 
 // A write repeated by n8n's Retry or Retry On Fail meets the state its first run left: the API then refuses it
@@ -21,15 +22,16 @@ function statusOf(error: unknown): number | undefined {
 	return Number.isInteger(code) ? code : undefined;
 }
 
-export async function sendOrConfirm(write: ConfirmableWrite): Promise<IDataObject> {
+export async function sendOrConfirm(ctx: IExecuteFunctions, itemIndex: number, write: ConfirmableWrite): Promise<IDataObject> {
 	try {
 		return await write.send();
 	} catch (error) {
-		const status = statusOf(error);
-		if (status === undefined || !write.refusals.includes(status)) throw error;
+		const refused = asNodeError(ctx, error, itemIndex);
+		const status = statusOf(refused);
+		if (status === undefined || !write.refusals.includes(status)) throw refused;
 		// When the state cannot be read, the API's own answer is the truest thing to show.
 		const applied = await write.confirm().catch(() => undefined);
-		if (applied === undefined) throw error;
+		if (applied === undefined) throw refused;
 		return { ...applied, alreadyApplied: true };
 	}
 }
@@ -52,6 +54,6 @@ export async function isGone(ctx: IExecuteFunctions, path: string, itemIndex: nu
 		return false;
 	} catch (error) {
 		if (statusOf(error) === 404) return true;
-		throw error;
+		throw asNodeError(ctx, error, itemIndex);
 	}
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { appliedNote } from '../../transport/errors';
+import { asNodeError } from './outcomes';
 import { checkText, invalidField } from './parameters';
 
 // n8n's Retry (executions list) runs the failed node again with all its input items, and Retry On Fail runs it again
@@ -152,10 +153,7 @@ async function readBeforeSending(
 	try {
 		return await read();
 	} catch (caught) {
-		const error =
-			caught instanceof NodeApiError || caught instanceof NodeOperationError
-				? caught
-				: new NodeOperationError(ctx.getNode(), caught instanceof Error ? caught : String(caught), { itemIndex });
+		const error = asNodeError(ctx, caught, itemIndex);
 		error.description = [error.description, `The action itself was not sent. ${appliedNote('notApplied')}`]
 			.filter(Boolean)
 			.join(' ');
@@ -208,7 +206,7 @@ export async function sendOnce(
 		return result;
 	} catch (error) {
 		if (!mayHaveApplied(error)) delete store[key];
-		throw error;
+		throw asNodeError(ctx, error, itemIndex);
 	} finally {
 		prune(store, now);
 		save();

@@ -71,7 +71,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'409': 'An instruction with this key exists already: use Update to change it, or choose another key.',
 		},
 	};
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
 		// A repeat answers 409 (the key exists): applied when the instruction under this key says what was asked.
 		refusals: [409],

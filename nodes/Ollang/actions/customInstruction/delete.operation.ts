@@ -30,7 +30,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	);
 	const path = apiPath`/integration/custom-instructions/${instructionId}`;
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => {
 			await apiRequest.call(this, {
 				method: 'DELETE',

@@ -30,7 +30,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
 	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
 	const applied = { success: true, folderId, documentId, removed: true };
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => {
 			await apiRequest.call(this, {
 				method: 'DELETE',

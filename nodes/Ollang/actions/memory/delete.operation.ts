@@ -25,7 +25,7 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);
 	const path = apiPath`/integration/memories/${memoryId}`;
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => {
 			await apiRequest.call(this, {
 				method: 'DELETE',

@@ -25,7 +25,7 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const applied = { success: true, orderId, cancelled: true };
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => {
 			await cancelOrder.call(this, orderId, itemIndex);
 			return applied;

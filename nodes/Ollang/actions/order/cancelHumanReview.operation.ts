@@ -32,7 +32,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'Only a level 1 (human review) order that is still ongoing can be cancelled; once the translator has completed the review it cannot.',
 		},
 	};
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
 		// A repeat is refused as "not level 1": the review was cancelled, the order is level 0 again.
 		refusals: [400],

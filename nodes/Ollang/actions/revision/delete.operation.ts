@@ -30,7 +30,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const revisionId = checkId(this, this.getNodeParameter('revisionId', itemIndex, ''), 'Revision ID', itemIndex);
 	const applied = { success: true, orderId, revisionId, deleted: true };
-	const json = await sendOrConfirm({
+	const json = await sendOrConfirm(this, itemIndex, {
 		send: async () => {
 			await deleteRevision.call(this, orderId, revisionId, itemIndex);
 			return applied;
