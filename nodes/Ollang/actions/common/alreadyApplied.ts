@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { ErrorHints } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
 import { asNodeError } from './outcomes';
 import { isRecord } from './responses';
+import { records } from './simplify';
 
 // A write repeated by n8n's Retry or Retry On Fail meets the state its first run left: the API then refuses it
 // ("this order is ongoing", "already cancelled", "not found"). Where the API's state shows the effect, such an
@@ -56,4 +58,39 @@ export async function isGone(ctx: IExecuteFunctions, path: string, itemIndex: nu
 		if (statusOf(error) === 404) return true;
 		throw asNodeError(ctx, error, itemIndex);
 	}
+}
+
+export interface ConfirmableDelete {
+	path: string;
+	errorHints?: ErrorHints;
+	/** Reads whether the thing is gone (a read of it answering 404, or a list without it). */
+	isGone(): Promise<boolean>;
+	/** The item's output json. */
+	applied: IDataObject;
+}
+
+/** A DELETE whose 404 (a repeat: already deleted) is checked against a read: gone reads as applied. */
+export async function deleteOrConfirmGone(ctx: IExecuteFunctions, itemIndex: number, target: ConfirmableDelete): Promise<IDataObject> {
+	return await sendOrConfirm(ctx, itemIndex, {
+		send: async () => {
+			await apiRequest.call(ctx, {
+				method: 'DELETE',
+				path: target.path,
+				// Not repeated blindly after an unclear failure: the repeat's 404 would hide whether it was deleted.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+				...(target.errorHints ? { errorHints: target.errorHints } : {}),
+			});
+			return target.applied;
+		},
+		refusals: [404],
+		confirm: async () => ((await target.isGone()) ? target.applied : undefined),
+	});
+}
+
+/** Whether the list this GET answers holds no row with this id. */
+export async function isUnlisted(ctx: IExecuteFunctions, path: string, id: string, itemIndex: number): Promise<boolean> {
+	const listed = await apiRequest.call(ctx, { method: 'GET', path, retry: 'safe', itemIndex });
+	return !records(listed).some((row) => row.id === id);
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../transport';
-import { sendOrConfirm } from '../common/alreadyApplied';
+import { apiPath } from '../../transport';
+import { deleteOrConfirmGone } from '../common/alreadyApplied';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId } from '../common/parameters';
@@ -29,26 +29,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Instruction ID',
 		itemIndex,
 	);
-	const path = apiPath`/integration/custom-instructions/${instructionId}`;
-	const json = await sendOrConfirm(this, itemIndex, {
-		send: async () => {
-			await apiRequest.call(this, {
-				method: 'DELETE',
-				path,
-				// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
-				retry: 'once',
-				expectBody: false,
-				itemIndex,
-			});
-			return { success: true, instructionId, deleted: true };
-		},
-		// A repeat answers 404: the thing is gone, as asked.
-		refusals: [404],
+	const json = await deleteOrConfirmGone(this, itemIndex, {
+		path: apiPath`/integration/custom-instructions/${instructionId}`,
 		// The API has no read of one instruction: the account's list no longer holds it.
-		confirm: async () => {
-			const gone = !(await fetchInstructions.call(this, itemIndex)).some((instruction) => String(instruction.id) === instructionId);
-			return gone ? { success: true, instructionId, deleted: true } : undefined;
-		},
+		isGone: async () => !(await fetchInstructions.call(this, itemIndex)).some((instruction) => String(instruction.id) === instructionId),
+		applied: { success: true, instructionId, deleted: true },
 	});
 	return toResults(json);
 }

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../transport';
-import { sendOrConfirm } from '../common/alreadyApplied';
-import { records } from '../common/simplify';
+import { apiPath } from '../../transport';
+import { deleteOrConfirmGone, isUnlisted } from '../common/alreadyApplied';
 import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -29,26 +28,11 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
 	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
-	const applied = { success: true, folderId, documentId, removed: true };
-	const json = await sendOrConfirm(this, itemIndex, {
-		send: async () => {
-			await apiRequest.call(this, {
-				method: 'DELETE',
-				path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
-				// A repeat after an unclear failure would answer 404 and hide the removal: not repeated blindly.
-				retry: 'once',
-				expectBody: false,
-				itemIndex,
-			});
-			return applied;
-		},
-		// A repeat answers 404; the folder's documents no longer hold it.
-		refusals: [404],
-		confirm: async () => {
-			const listed = await apiRequest.call(this, { method: 'GET', path: apiPath`/integration/folder/${folderId}/docs`, retry: 'safe', itemIndex });
-			const gone = !records(listed).some((document) => document.id === documentId);
-			return gone ? applied : undefined;
-		},
+	const json = await deleteOrConfirmGone(this, itemIndex, {
+		path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
+		// The folder's documents no longer hold it.
+		isGone: async () => await isUnlisted(this, apiPath`/integration/folder/${folderId}/docs`, documentId, itemIndex),
+		applied: { success: true, folderId, documentId, removed: true },
 	});
 	return toResults(json);
 }
