@@ -46,7 +46,7 @@ export const retryProtectionFields: INodeProperties[] = [
 		displayOptions: { show: { retryProtection: [true] } },
 		placeholder: 'e.g. {{ $json.ticketId }}',
 		description:
-			'What identifies the item across runs. Empty: the request the item sends (its parameters), so an identical request within 24 hours counts as a repeat.',
+			"What identifies the item across runs. Empty: the item's position and the request it sends (its parameters), so the same request at the same position within 24 hours counts as a repeat.",
 	},
 ];
 
@@ -141,7 +141,8 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number, operation: string, r
 	}
 	const raw = ctx.getNodeParameter('idempotencyKey', itemIndex, '') as unknown;
 	const given = typeof raw === 'number' ? String(raw) : checkText(ctx, raw, 'Idempotency Key', itemIndex, false);
-	return `${operation}:${given !== undefined ? `key:${given}` : hash(canonical(request))}`;
+	// n8n's retries run the same items in the same order: the position tells identical items of one run apart.
+	return `${operation}:${given !== undefined ? `key:${given}` : hash(canonical({ item: itemIndex, request }))}`;
 }
 
 /** The read before a write; when it fails, the error says the write itself was not sent. */
