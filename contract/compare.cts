@@ -44,7 +44,9 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
 function walk(schema: z.ZodTypeAny, value: unknown, path: string, out: Comparison): void {
 	const def = schema._def as { typeName: z.ZodFirstPartyTypeKind } & Record<string, unknown>;
 	const at = path || '(answer)';
-	const differ = (expected: string) => out.differences.push({ path: at, expected, received: value === undefined ? 'nothing (missing)' : describeReceived(value) });
+	const differ = (expected: string): void => {
+		out.differences.push({ path: at, expected, received: value === undefined ? 'nothing (missing)' : describeReceived(value) });
+	};
 	switch (def.typeName) {
 		case z.ZodFirstPartyTypeKind.ZodOptional:
 			if (value !== undefined) walk(def.innerType as z.ZodTypeAny, value, path, out);
@@ -77,12 +79,12 @@ function walk(schema: z.ZodTypeAny, value: unknown, path: string, out: Compariso
 			for (const [key, element] of Object.entries(value as Record<string, unknown>)) walk(def.valueType as z.ZodTypeAny, element, `${path}[${JSON.stringify(key)}]`, out);
 			return;
 		case z.ZodFirstPartyTypeKind.ZodUnion: {
-			// The option that fits best: no differences, else the fewest.
+			// The option that fits best: no differences, else the fewest, and of those the one the answer got furthest into.
 			let best: Comparison | undefined;
 			for (const option of def.options as z.ZodTypeAny[]) {
 				const attempt: Comparison = { differences: [], additions: [] };
 				walk(option, value, path, attempt);
-				if (!best || attempt.differences.length < best.differences.length) best = attempt;
+				if (!best || attempt.differences.length < best.differences.length || (attempt.differences.length === best.differences.length && depth(attempt) > depth(best))) best = attempt;
 				if (attempt.differences.length === 0) break;
 			}
 			if (best) {
@@ -111,6 +113,8 @@ function walk(schema: z.ZodTypeAny, value: unknown, path: string, out: Compariso
 			if (!schema.safeParse(value).success) differ(expectedText(schema));
 	}
 }
+
+const depth = (comparison: Comparison) => comparison.differences.reduce((sum, difference) => sum + difference.path.length, 0);
 
 function isTimestamp(schema: z.ZodTypeAny): boolean {
 	return ((schema._def as { checks?: Array<{ kind: string }> }).checks ?? []).some((check) => check.kind === 'datetime');

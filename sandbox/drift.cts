@@ -63,8 +63,11 @@ export function applyDrift(modes: readonly DriftMode[], method: string, pattern:
 		body = { ...rest, creditsRemaining: remainingCredits };
 	}
 	if (route === 'GET /integration/orders/:orderId' && isRecord(body)) {
-		if (modes.includes('changed-type') && isRecord(body.finance)) body = { ...body, finance: { ...body.finance, paymentAmount: String(body.finance.paymentAmount) } };
-		if (modes.includes('extra-field')) body = { ...body, dueAt: null };
+		let order: Record<string, unknown> = body;
+		const finance = order.finance;
+		if (modes.includes('changed-type') && isRecord(finance)) order = { ...order, finance: { ...finance, paymentAmount: String(finance.paymentAmount) } };
+		if (modes.includes('extra-field')) order = { ...order, dueAt: null };
+		body = order;
 	}
 	if (modes.includes('empty-body')) return raw(200, 'application/json; charset=utf-8', '');
 	const text = JSON.stringify(body);

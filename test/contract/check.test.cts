@@ -8,7 +8,10 @@ import { call } from '../sandbox/helpers.cts';
 
 const FIGMA_FILE = 'ContractCheckFile01';
 
-/** A Figma order and an import job in the sandbox, so the check reads them too (the API cannot list either). */
+/**
+ * A Figma order, an import job and a custom instruction in the sandbox, so the check reads them too (the API cannot
+ * list the first two; the sandbox seeds no instruction).
+ */
 async function seedFigmaAndImportJob(sandbox: Sandbox): Promise<string> {
 	const figma = await call(sandbox, 'POST', '/integration/orders/figma/create', {
 		body: { fileKey: FIGMA_FILE, fileUrl: `https://www.figma.com/design/${FIGMA_FILE}/Site`, sourceLanguage: 'en', targetLanguages: ['fr'] },
@@ -19,6 +22,8 @@ async function seedFigmaAndImportJob(sandbox: Sandbox): Promise<string> {
 		body: { items: [{ sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Hello', targetText: 'Bonjour' }] },
 	});
 	expect(job.status).toBe(201);
+	const instruction = await call(sandbox, 'POST', '/integration/custom-instructions', { body: { key: 'tone', value: 'Friendly' } });
+	expect(instruction.status).toBe(201);
 	return job.body.jobId as string;
 }
 
@@ -51,7 +56,7 @@ describe('contract check against the sandbox', () => {
 
 		expect(notOk(report)).toEqual([]);
 		expect(report.operations.filter((operation) => operation.outcome === 'skipped')).toEqual([]);
-		expect(report.summary).toEqual({ ok: 26, differs: 0, unreachable: 0, skipped: 0, additions: 0 });
+		expect(report.summary).toEqual({ ok: 24, differs: 0, unreachable: 0, skipped: 0, additions: 0 });
 		expect(report.exitCode).toBe(0);
 		// The reads reached every read endpoint of the contract, both review-info paths included.
 		const paths = new Set(report.operations.flatMap((operation) => operation.requests.map((request) => request.path.replace(/[0-9a-f]{24}/g, ':id'))));
@@ -61,7 +66,7 @@ describe('contract check against the sandbox', () => {
 		expect(paths).toContain('/integration/orders/figma/:id/status');
 		expect(report.operations.every((operation) => operation.requests.every((request) => request.method === 'GET'))).toBe(true);
 		expect(text).toContain('both review-info paths answer');
-		expect(summaryLine(report)).toMatch(/^Contract check of http:\/\/127\.0\.0\.1:\d+: 26 ok, 0 differs, 0 unreachable, 0 skipped; 0 additions; every answer matches the contract \(exit 0\)\.$/);
+		expect(summaryLine(report)).toMatch(/^Contract check of http:\/\/127\.0\.0\.1:\d+: 24 ok, 0 differs, 0 unreachable, 0 skipped; 0 additions; every answer matches the contract \(exit 0\)\.$/);
 	});
 
 	it('a renamed field: the missing field differs, the new name is an addition: exit 1', async () => {
