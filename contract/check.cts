@@ -64,23 +64,41 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
 
 class Stop extends Error {}
 
+/** A copy with the key replaced by *** in every string. */
+export function redactDeep<T>(value: T, key: string): T {
+	if (key === '') return value;
+	if (typeof value === 'string') return value.split(key).join('***') as T;
+	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, key)) as T;
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([name, entry]) => [redactDeep(name, key), redactDeep(entry, key)])) as T;
+	}
+	return value;
+}
+
 async function runOperations(recorder: Recorder, origin: string, options: CheckOptions, report: CheckReport): Promise<void> {
-	const add = (operation: OperationReport) => {
+	const add = (found: OperationReport) => {
+		// An answer may echo the key (a debugging proxy, a careless error page): it leaves the check redacted.
+		const operation = redactDeep(found, options.apiKey);
 		report.operations.push(operation);
 		options.onOperation?.(operation);
 		return operation;
 	};
 	const skip = (operation: string, why: string) => add({ operation, outcome: 'skipped', requests: [], differences: [], additions: [], problems: [], notes: [why] });
 	/** Runs one operation of the node and classifies what it exchanged; returns the node's output items. */
-	const run = async (operation: string, parameters: INodeParameters, extra: { rewrite?: (path: string) => string; informational?: boolean } = {}): Promise<{ items: Json[]; report: OperationReport }> => {
+	const run = async (
+		operation: string,
+		parameters: INodeParameters,
+		extra: { rewrite?: (path: string) => string; informational?: boolean; annotate?: (report: OperationReport) => void } = {},
+	): Promise<{ items: Json[]; report: OperationReport }> => {
 		recorder.exchanges.length = 0;
 		recorder.rewrite = extra.rewrite;
 		const result = await runNode({ parameters, credentials: { baseUrl: recorder.baseUrl, apiKey: options.apiKey } });
 		recorder.rewrite = undefined;
 		const nodeError = result.error ? [result.error.message, result.error.description].filter(Boolean).join(' ') : undefined;
-		const classified = classifyOperation(operation, [...recorder.exchanges], origin, nodeError);
-		if (extra.informational) classified.informational = true;
-		add(classified);
+		const found = classifyOperation(operation, [...recorder.exchanges], origin, nodeError);
+		if (extra.informational) found.informational = true;
+		extra.annotate?.(found);
+		const classified = add(found);
 		if (classified.keyRefused) {
 			report.fatal = `The API refused the key (401): check the key; nothing else can be checked.`;
 			throw new Stop();
@@ -106,10 +124,10 @@ async function runOperations(recorder: Recorder, origin: string, options: CheckO
 			// Prefer an order in the review gate, whose info is not all null.
 			const gated = firstString(orders.filter((order) => order.status === 'qualityCheck'), 'id') ?? orderId;
 			const info = { resource: 'order', operation: 'getReviewInfo', orderId: byId(gated) };
-			const spec = await run('Order > Get Review Info', info);
+			// The node's operation, once with its path rewritten to the SDK's on the way; then on its own (spec) path.
 			const sdkPath = REVIEW_INFO_SDK_PATH.replace(':orderId', encodeURIComponent(gated));
 			const sdk = await run(`Order > Get Review Info on the SDK's path`, info, { rewrite: () => sdkPath, informational: true });
-			compareReviewInfoPaths(spec.report, sdk.report);
+			await run('Order > Get Review Info', info, { annotate: (spec) => compareReviewInfoPaths(spec, sdk.report) });
 			const revisable = firstString(orders.filter((order) => order.status === 'completed' || order.status === 'delivered'), 'id') ?? orderId;
 			await run('Revision > Get Many', { resource: 'revision', operation: 'getMany', orderId: byId(revisable), returnAll: true });
 		}
@@ -161,14 +179,14 @@ async function runOperations(recorder: Recorder, origin: string, options: CheckO
 	}
 }
 
-/** Issue: the spec serves review info at /v1/api/client/..., the SDKs at /integration/...; say which one works. */
+/** The spec serves review info at /v1/api/client/..., the SDKs at /integration/...: says which one works. */
 function compareReviewInfoPaths(spec: OperationReport, sdk: OperationReport): void {
 	const missing = (report: OperationReport) => report.requests.some((request) => request.status === 404);
 	if (missing(spec) && sdk.outcome === 'ok') {
 		spec.notes.push(`the SDK's path ${REVIEW_INFO_SDK_PATH} answers and matches the contract: that path works, the spec's (the node's) does not`);
 	} else if (spec.outcome === 'ok' && missing(sdk)) {
-		sdk.notes.push(`the spec's path (the node's) works; the SDK's path does not`);
+		spec.notes.push(`the spec's path (the node's) works; the SDK's path ${REVIEW_INFO_SDK_PATH} answers 404`);
 	} else if (spec.outcome === 'ok' && sdk.outcome === 'ok') {
-		sdk.notes.push(`both review-info paths answer`);
+		spec.notes.push('both review-info paths answer');
 	}
 }
