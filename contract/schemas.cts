@@ -8,6 +8,8 @@ import { DELIVERY_EVENT_TYPES, FOLDER_DOC_TYPES, FOLDER_TYPES, JOB_STATUSES, LIS
 /** An ISO 8601 timestamp such as 2026-11-01T12:00:00.000Z. */
 export const timestamp = z.string().datetime({ offset: true });
 const count = z.number().int().nonnegative();
+/** When a record was created and last changed. */
+const stamps = { createdAt: timestamp, updatedAt: timestamp };
 
 export const healthSchema = z.object({
 	/** Epoch milliseconds (the docs; one skill calls it a response time). */
@@ -54,8 +56,7 @@ export const orderDocSchema = z.object({
 	duration: z.number().optional(),
 	wordCount: z.number().optional(),
 	sourceLanguage: z.string().optional(),
-	createdAt: timestamp,
-	updatedAt: timestamp,
+	...stamps,
 });
 
 export const evaluationSchema = z.object({
@@ -142,20 +143,8 @@ export const projectSummarySchema = z.object({
 	ordersCount: count,
 });
 
-export const projectDocSchema = z.object({
-	id: z.string(),
-	name: z.string(),
-	url: z.string(),
-	type: z.string(),
-	size: z.number().optional(),
-	duration: z.number().optional(),
-	wordCount: z.number().optional(),
-	sourceLanguage: z.string(),
-	createdAt: timestamp,
-	updatedAt: timestamp,
-	projectId: z.string(),
-	folderId: z.string(),
-});
+/** Project documents carry the order documents' fields, and always their language, project and folder. */
+export const projectDocSchema = orderDocSchema.extend({ sourceLanguage: z.string(), projectId: z.string(), folderId: z.string() });
 
 export const projectSchema = projectSummarySchema.extend({ projectDocs: z.array(projectDocSchema) });
 
@@ -181,16 +170,14 @@ export const folderDocSchema = z.object({
 	url: z.string(),
 	fileName: z.string().nullable(),
 	size: z.number().nullable(),
-	createdAt: timestamp,
-	updatedAt: timestamp,
+	...stamps,
 });
 
 export const memorySchema = z.object({
 	id: z.string(),
 	title: z.string(),
 	memoryItemsCount: count,
-	createdAt: timestamp,
-	updatedAt: timestamp,
+	...stamps,
 });
 
 const jobStatus = z.enum(JOB_STATUSES);
@@ -221,8 +208,7 @@ export const customInstructionSchema = z.object({
 	active: z.boolean(),
 	description: z.string().nullable(),
 	scopeRefId: z.string(),
-	createdAt: timestamp,
-	updatedAt: timestamp,
+	...stamps,
 });
 
 const languageEntry = z.object({ code: z.string(), name: z.string(), nativeName: z.string().optional() });
