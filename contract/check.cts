@@ -6,9 +6,10 @@ import { baseUrlProblem } from '../nodes/Ollang/transport/target';
 import { runNode } from '../test/harness/engine.cts';
 import { classifyOperation, type OperationReport } from './classify.cts';
 import { REVIEW_INFO_SDK_PATH } from './endpoints.cts';
+import { READ_ONLY_NOTICE } from './format.cts';
 import { startRecorder, type Recorder } from './recorder.cts';
 
-export const READ_ONLY_NOTICE = 'Read-only: runs only operations that read (no order, upload, import or change is made; nothing spends credits).';
+export { READ_ONLY_NOTICE } from './format.cts';
 
 export interface CheckOptions {
 	baseUrl: string;

@@ -3,14 +3,13 @@
 // Exit 0: every answer matches; 1: an answer differs; 2: the service is unreachable, the key refused, or bad usage.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { READ_ONLY_NOTICE, runContractCheck } from './check.cts';
-import { operationLines, redactor, summaryLine } from './format.cts';
+import { operationLines, READ_ONLY_NOTICE, redactor, summaryLine } from './format.cts';
+
+const DEFAULT_BASE_URL = 'https://api-integration.ollang.com';
 
 const USAGE = `usage: npm run contract -- [--api-key KEY] [--base-url URL] [--json FILE] [--figma-file KEY] [--import-job ID]
-  The key may also come from OLLANG_API_KEY, the base URL from OLLANG_BASE_URL (default ${'https://api-integration.ollang.com'}).
+  The key may also come from OLLANG_API_KEY, the base URL from OLLANG_BASE_URL (default ${DEFAULT_BASE_URL}).
   ${READ_ONLY_NOTICE}`;
-
-export const DEFAULT_BASE_URL = 'https://api-integration.ollang.com';
 
 async function main(): Promise<number> {
 	let values: ReturnType<typeof parse>;
@@ -34,6 +33,8 @@ async function main(): Promise<number> {
 	console.log(`Ollang API contract check of ${baseUrl}`);
 	console.log(READ_ONLY_NOTICE);
 	try {
+		// Loaded only now: it brings n8n-core, seconds of start-up a usage error need not wait for.
+		const { runContractCheck } = require('./check.cts') as typeof import('./check.cts');
 		const report = await runContractCheck({
 			baseUrl,
 			apiKey,

@@ -1,5 +1,7 @@
 // The check's report for a person in a terminal, and the key kept out of everything shown or written.
 import type { CheckReport } from './check.cts';
+
+export const READ_ONLY_NOTICE = 'Read-only: runs only operations that read (no order, upload, import or change is made; nothing spends credits).';
 import type { OperationReport } from './classify.cts';
 
 /** Replaces the key wherever it appears (an answer that echoes it, an error quoting a header). */
