@@ -30,7 +30,12 @@ async function finish(command: string, args: string[], env: Record<string, strin
 	return { code, stdout, stderr };
 }
 
-const contract = (args: string[], env: Record<string, string> = {}) => finish(process.execPath, ['--require', 'tsx/cjs', 'contract/cli.cts', ...args], env);
+/** `npm run contract` as package.json defines it ("node --require tsx/cjs contract/cli.cts"), with this Node. */
+const SCRIPT = (require('../../package.json') as { scripts: Record<string, string> }).scripts.contract.split(' ');
+const contract = (args: string[], env: Record<string, string> = {}) => {
+	expect(SCRIPT[0]).toBe('node');
+	return finish(process.execPath, [...SCRIPT.slice(1), ...args], env);
+};
 
 async function withSandbox<T>(drift: DriftMode[], use: (sandbox: Sandbox) => Promise<T>): Promise<T> {
 	const sandbox = await startSandbox({ quiet: true, drift });
