@@ -2,6 +2,7 @@
 // own transport (test/harness), against a base URL; each raw answer compared with the contract. Nothing here
 // creates, changes or spends anything: only the node's read operations are run (READ_ONLY_NOTICE).
 import type { INodeParameters } from 'n8n-workflow';
+import { redactor, redactValue } from '../nodes/Ollang/transport/redaction';
 import { baseUrlProblem } from '../nodes/Ollang/transport/target';
 import { runNode } from '../test/harness/engine.cts';
 import { classifyOperation, type OperationReport } from './classify.cts';
@@ -65,21 +66,11 @@ export async function runContractCheck(options: CheckOptions): Promise<CheckRepo
 
 class Stop extends Error {}
 
-/** A copy with the key replaced by *** in every string. */
-export function redactDeep<T>(value: T, key: string): T {
-	if (key === '') return value;
-	if (typeof value === 'string') return value.split(key).join('***') as T;
-	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, key)) as T;
-	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([name, entry]) => [redactDeep(name, key), redactDeep(entry, key)])) as T;
-	}
-	return value;
-}
-
 async function runOperations(recorder: Recorder, origin: string, options: CheckOptions, report: CheckReport): Promise<void> {
+	const redact = redactor(options.apiKey);
 	const add = (found: OperationReport) => {
 		// An answer may echo the key (a debugging proxy, a careless error page): it leaves the check redacted.
-		const operation = redactDeep(found, options.apiKey);
+		const operation = redactValue(found, redact) as OperationReport;
 		report.operations.push(operation);
 		options.onOperation?.(operation);
 		return operation;

@@ -3,7 +3,8 @@
 // Exit 0: every answer matches; 1: an answer differs; 2: the service is unreachable, the key refused, or bad usage.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { operationLines, READ_ONLY_NOTICE, redactor, summaryLine } from './format.cts';
+import { redactor } from '../nodes/Ollang/transport/redaction';
+import { operationLines, READ_ONLY_NOTICE, summaryLine } from './format.cts';
 
 const DEFAULT_BASE_URL = 'https://api-integration.ollang.com';
 

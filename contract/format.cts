@@ -4,12 +4,6 @@ import type { CheckReport } from './check.cts';
 export const READ_ONLY_NOTICE = 'Read-only: runs only operations that read (no order, upload, import or change is made; nothing spends credits).';
 import type { OperationReport } from './classify.cts';
 
-/** Replaces the key wherever it appears (an answer that echoes it, an error quoting a header). */
-export function redactor(apiKey: string): (text: string) => string {
-	if (apiKey.length === 0) return (text) => text;
-	return (text) => text.split(apiKey).join('***');
-}
-
 /** data[3].x and data[7].x are one kind of difference: shown once, with how many more elements have it. */
 const kindOf = (request: string, path: string) => `${request} ${path.replace(/\[\d+\]/g, '[*]')}`;
 
