@@ -175,16 +175,22 @@ describe('Folder > Upload Document', () => {
 });
 
 describe('Folder > Remove Document', () => {
-	it('removes the document; removing it again is a 404 (shape B, Not Found)', async () => {
+	it('removes the document; removing it again (a 404, and the folder no longer lists it) reads as already applied', async () => {
 		const folderId = sandbox().fixtures.folders.writable;
 		const documentId = sandbox().fixtures.folderDocs.writable[0];
 
 		const result = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }));
-		const again = failure(await run(sandbox(), folderOp('removeDocument', folderId, { documentId })));
+		const again = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }));
 
 		expect(result.json).toEqual([{ success: true, folderId, documentId, removed: true }]);
 		expect(sandbox().state.folderDocs.has(documentId)).toBe(false);
-		expect(again.message).toBe('The Ollang API answered 404 Not Found: Folder document not found');
+		expect(again.json).toEqual([{ success: true, folderId, documentId, removed: true, alreadyApplied: true }]);
+	});
+
+	it('a 404 for an unknown folder stays an error in the API\'s words', async () => {
+		const error = failure(await run(sandbox(), folderOp('removeDocument', 'aaaaaaaaaaaaaaaaaaaaaaaa', { documentId: sandbox().fixtures.folderDocs.writable[1] })));
+
+		expect(error.httpCode).toBe('404');
 	});
 
 	it('403 with the member key on a read-only folder', async () => {

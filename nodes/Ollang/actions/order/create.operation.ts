@@ -6,6 +6,7 @@ import { forOperation, languageHint } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId, checkOption, checkText, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 
@@ -126,6 +127,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('order', 'create', properties);
@@ -194,6 +196,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: 'once',
 		itemIndex,
 	};
-	const created = await apiRequest.call(this, request);
-	return toResults(requireList.call(this, request, created));
+	const json = await sendOnce(this, itemIndex, 'order.create', {
+		request: { path: request.path, body },
+		send: async () => requireList.call(this, request, await apiRequest.call(this, request)),
+	});
+	return toResults(json);
 }

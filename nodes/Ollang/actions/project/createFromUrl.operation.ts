@@ -9,6 +9,7 @@ import { checkOptionalId, checkUrl, readText } from '../common/parameters';
 import { readLocatorId } from '../common/itemParameters';
 import { notesField, readNotes } from '../common/notes';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -55,6 +56,7 @@ const properties: INodeProperties[] = [
 			notesField,
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('project', 'createFromUrl', properties);
@@ -91,6 +93,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				"The service reads the file type from the URL's last part: it must end with a supported extension (such as .mp4, .mov, .mp3, .docx, .pdf or .srt).",
 		},
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']);
-	return toResults(answer);
+	const json = await sendOnce(this, itemIndex, 'project.createFromUrl', {
+		request: { path: request.path, body },
+		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
+	});
+	return toResults(json);
 }

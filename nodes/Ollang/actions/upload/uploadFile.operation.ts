@@ -8,6 +8,7 @@ import { notesField, readNotes } from '../common/notes';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkText, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
@@ -33,6 +34,7 @@ const properties: INodeProperties[] = [
 			notesField,
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('upload', 'uploadFile', properties);
@@ -71,6 +73,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		timeoutMs: 600_000,
 		errorHints: uploadErrorHints,
 	};
-	const answer = requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']);
-	return toResults({ ...answer, fileName, fileSize: file.data.length, sourceLanguage });
+	const json = await sendOnce(this, itemIndex, 'upload.uploadFile', {
+		request: { path: request.path, parts },
+		send: async () => ({
+			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
+			fileName,
+			fileSize: file.data.length,
+			sourceLanguage,
+		}),
+	});
+	return toResults(json);
 }

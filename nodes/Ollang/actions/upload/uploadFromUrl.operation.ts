@@ -7,6 +7,7 @@ import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkNumberInRange, checkOptionalId, checkText, checkUrl, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
@@ -38,6 +39,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [fileNameField('the last part of the URL'), folderIdField],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('upload', 'uploadFromUrl', properties);
@@ -71,6 +73,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		errorHints: uploadErrorHints,
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']);
-	return toResults({ ...answer, fileName: originalname, sourceLanguage });
+	const json = await sendOnce(this, itemIndex, 'upload.uploadFromUrl', {
+		request: { path: request.path, body },
+		send: async () => ({
+			...requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
+			fileName: originalname,
+			sourceLanguage,
+		}),
+	});
+	return toResults(json);
 }

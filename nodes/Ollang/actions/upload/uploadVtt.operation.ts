@@ -7,6 +7,7 @@ import { binaryPropertyField, forOperation, projectLocator } from '../common/fie
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField } from './values';
 
@@ -44,6 +45,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('upload', 'uploadVtt', properties);
@@ -87,12 +89,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'400': 'The service takes WebVTT files (.vtt) only, and a project ID of 24 hexadecimal characters.',
 		},
 	};
-	const answer = requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']);
-	return toResults({
-		...answer,
-		name,
-		fileName,
-		fileSize: file.data.length,
-		...(sourceLanguage ? { sourceLanguage } : {}),
+	const json = await sendOnce(this, itemIndex, 'upload.uploadVtt', {
+		request: { path: request.path, parts },
+		send: async () => ({
+			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
+			name,
+			fileName,
+			fileSize: file.data.length,
+			...(sourceLanguage ? { sourceLanguage } : {}),
+		}),
 	});
+	return toResults(json);
 }
