@@ -241,7 +241,7 @@ describe('Order > Create', () => {
 		const error = failure(await run(sandbox(), create({ targetLanguages: { language: [{ code: 'xx_not_a_code' }] } })));
 
 		expect(error.httpCode).toBe('400');
-		expect(error.message).toContain('must be a valid language code');
+		expect(error.message).toContain('must be a language code of the catalogue');
 		expect(error.description).toContain('did not act on this request');
 	});
 
