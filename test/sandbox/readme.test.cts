@@ -28,7 +28,9 @@ describe('sandbox/README.md', () => {
 	});
 
 	it('gives the actorId of AI and system delivery events as the sandbox writes them', () => {
-		const actors = readme.split('\n').find((line) => line.startsWith('- Event actors:')) ?? '';
+		const start = readme.indexOf('\n- Event actors:');
+		expect(start).toBeGreaterThan(-1);
+		const actors = readme.slice(start, readme.indexOf('\n- ', start + 1)).replace(/\s+/g, ' ');
 		expect(actors).toContain(`\`ai\` (actorId \`${AI_ACTOR_ID}\`)`);
 		expect(actors).toContain(`\`system\` (\`${SYSTEM_ACTOR_ID}\`)`);
 		expect(actors).not.toMatch(/null/);
