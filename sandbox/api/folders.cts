@@ -10,7 +10,7 @@ import { parseMultipart, type MultipartForm } from '../http/multipart.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { httpUrl, isoDate, nonEmptyString, validate } from '../http/validation.cts';
 import { FOLDER_DOC_TYPES, type FolderRecord, type OrderRecord } from '../types.cts';
-import { catalogueCode, findFolder, flatPage, flatPagingSchema, json } from './common.cts';
+import { findFolder, flatPage, flatPagingSchema, json } from './common.cts';
 import { contentDisposition } from './orders.cts';
 
 export const FOLDER_DOC_MAX_BYTES = 50 * 1024 * 1024;
@@ -84,7 +84,8 @@ function removeDoc(ctx: ApiContext): Reply {
 	return json(200, {});
 }
 
-const unassignBody = z.object({ sourceLanguage: catalogueCode.optional(), targetLanguage: catalogueCode.optional() }).strict();
+// Language filters are matched, not checked against the catalogue: a language no order has selects nothing.
+const unassignBody = z.object({ sourceLanguage: nonEmptyString.optional(), targetLanguage: nonEmptyString.optional() }).strict();
 
 /** Eligible orders: a translator assigned and status ongoing; optional language filters. */
 async function unassignTranslator(ctx: ApiContext): Promise<Reply> {
@@ -169,8 +170,8 @@ const assignBody = z
 	.object({
 		translatorId: nonEmptyString,
 		deadline: isoDate.optional(),
-		sourceLanguage: catalogueCode.optional(),
-		targetLanguage: catalogueCode.optional(),
+		sourceLanguage: nonEmptyString.optional(),
+		targetLanguage: nonEmptyString.optional(),
 	})
 	.strict();
 
@@ -199,7 +200,7 @@ async function assignTranslatorToOrders(ctx: ApiContext): Promise<Reply> {
 const exportBody = z
 	.object({
 		folderIds: z.array(nonEmptyString).min(1),
-		targetLanguages: z.array(catalogueCode),
+		targetLanguages: z.array(nonEmptyString),
 	})
 	.strict();
 

@@ -1,9 +1,9 @@
 import { call, expectShapeB, postMultipart, useSandbox } from './helpers.cts';
 
 /**
- * Every endpoint that takes a language code checks it against the one catalogue GET /integration/locales/languages
- * serves (public reference §3.11: "Order and project creation reject codes that are not in the catalogue"): 400
- * shape B naming the field, and nothing is created.
+ * Every endpoint that creates something from a language code checks it against the one catalogue
+ * GET /integration/locales/languages serves (public reference §3.11: "Order and project creation reject codes that
+ * are not in the catalogue"): 400 shape B naming the field, and nothing is created.
  */
 const sandbox = useSandbox();
 const CATALOGUE = 'must be a language code of the catalogue (GET /integration/locales/languages)';
@@ -81,16 +81,9 @@ describe('language codes are checked against the locale catalogue', () => {
 		expect((await upload('zh-TW')).status).toBe(201);
 	});
 
-	it('Folder > Assign / Unassign Translator and Export XLSX: language filters outside the catalogue are 400, nothing changes', async () => {
+	it('Folder > Assign Translator: a language filter is matched, not checked (the reference has creation reject codes): one no order has selects nothing', async () => {
 		const folderId = sandbox().fixtures.folders.writable;
-		const translatorId = sandbox().state.translators[0].id;
-		const assignedBefore = [...sandbox().state.orders.values()].filter((order) => order.translatorId !== null).length;
-		const assign = await call(sandbox(), 'POST', `/integration/folder/${folderId}/assign-translator-to-orders`, { body: { translatorId, sourceLanguage: 'english', targetLanguage: 'xx' } });
-		expect({ status: assign.status, messages: assign.body.message }).toEqual({ status: 400, messages: [`sourceLanguage ${CATALOGUE}`, `targetLanguage ${CATALOGUE}`] });
-		const unassign = await call(sandbox(), 'POST', `/integration/folder/${folderId}/unassign-translator-from-orders`, { body: { targetLanguage: 'xx' } });
-		expect({ status: unassign.status, messages: unassign.body.message }).toEqual({ status: 400, messages: [`targetLanguage ${CATALOGUE}`] });
-		expect([...sandbox().state.orders.values()].filter((order) => order.translatorId !== null).length).toBe(assignedBefore);
-		const exported = await call(sandbox(), 'POST', '/integration/folder/export-xlsx', { body: { folderIds: [folderId], targetLanguages: ['fr', 'xx'] } });
-		expect({ status: exported.status, messages: exported.body.message }).toEqual({ status: 400, messages: [`targetLanguages.1 ${CATALOGUE}`] });
+		const response = await call(sandbox(), 'POST', `/integration/folder/${folderId}/assign-translator-to-orders`, { body: { translatorId: sandbox().state.translators[0].id, targetLanguage: 'xx' } });
+		expect(response).toMatchObject({ status: 200, body: { assignedCount: 0 } });
 	});
 });
