@@ -201,7 +201,9 @@ export async function send(res: ServerResponse, reply: Reply): Promise<void> {
  * closes, instead of node's bare status line.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-	if (!socket.writable || error.code === 'ECONNRESET') {
+	// As node's own handler does: no status line into a response already on its way (its private _httpMessage).
+	const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+	if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) {
 		socket.destroy();
 		return;
 	}
