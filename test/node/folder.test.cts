@@ -328,7 +328,10 @@ describe('Folder > Export XLSX', () => {
 		expect(workbook.worksheets.map((sheet) => sheet.name)).toHaveLength(orders.length);
 		workbook.worksheets.forEach((sheet, index) => {
 			expect(sheet.name.length).toBeLessThanOrEqual(31);
-			expect(`${orders[index].name} - ${orders[index].targetLanguage}`.startsWith(sheet.name.replace(/ \(\d+\)$/, '').slice(0, 20))).toBe(true);
+			// `{OrderName} - {lang}`: the order name shortened to fit, a counter before the language for a repeat.
+			expect(sheet.name.endsWith(` - ${orders[index].targetLanguage}`)).toBe(true);
+			const head = sheet.name.slice(0, -` - ${orders[index].targetLanguage}`.length).replace(/ \(\d+\)$/, '');
+			expect(orders[index].name.startsWith(head)).toBe(true);
 			expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', orders[index].targetLanguage]);
 			expect(sheet.rowCount).toBe(orders[index].segmentCount + 1);
 		});

@@ -238,10 +238,10 @@ describe('Order > Create', () => {
 	});
 
 	it('400 from the API: every validation message', async () => {
-		const error = failure(await run(sandbox(), create({ targetLanguages: { language: [{ code: 'xx_not_a_code' }] } })));
+		const error = failure(await run(sandbox(), create({ targetLanguages: { language: [{ code: 'xx' }] } })));
 
 		expect(error.httpCode).toBe('400');
-		expect(error.message).toContain('must be a valid language code');
+		expect(error.message).toContain('must be a language code of the catalogue');
 		expect(error.description).toContain('did not act on this request');
 	});
 

@@ -4,6 +4,7 @@ import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
 import { folderListLocator, forOperation, languageHint } from '../common/fields';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkUrl, readText } from '../common/parameters';
 import { readLocatorId } from '../common/itemParameters';
@@ -67,7 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'File URL', itemIndex);
 	checkFileName(this, lastPathSegment(url), 'File URL (file name taken from its last part)', itemIndex);
 	const name = readText(this, 'name', 'Name', itemIndex);
-	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
+	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const folderId = checkOptionalId(
 		this,

@@ -5,8 +5,9 @@ import { apiUploadMultipart, filePart, textPart } from '../../transport';
 import { checkFileName, readInputFile } from '../common/binary';
 import { binaryPropertyField, forOperation } from '../common/fields';
 import { notesField, readNotes } from '../common/notes';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkOptionalId, checkText, readText } from '../common/parameters';
+import { checkOptionalId, checkText } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -42,7 +43,7 @@ export const description = forOperation('upload', 'uploadFile', properties);
 export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
+	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const folderId = checkOptionalId(this, extra.folderId, 'Folder ID', itemIndex);
 	const noteList = readNotes(this, extra.notes, itemIndex);

@@ -4,8 +4,9 @@ import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
 import { forOperation } from '../common/fields';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkNumberInRange, checkOptionalId, checkText, checkUrl, readText } from '../common/parameters';
+import { checkNumberInRange, checkOptionalId, checkText, checkUrl } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -51,7 +52,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const size = checkNumberInRange(this, this.getNodeParameter('size', itemIndex), 'File Size (Bytes)', itemIndex, {
 		min: 1,
 	});
-	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
+	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const givenName = checkText(this, extra.fileName, 'File Name', itemIndex, false);
 	const originalname = checkFileName(

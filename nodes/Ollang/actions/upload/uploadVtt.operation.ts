@@ -4,6 +4,7 @@ import type { MultipartPart, OllangRequest } from '../../transport';
 import { apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
 import { binaryPropertyField, forOperation, projectLocator } from '../common/fields';
+import { checkOptionalLanguageOrAll } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -56,7 +57,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const projectId = readId(this, 'projectId', 'Project', itemIndex);
 	const name = readText(this, 'name', 'Name', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const sourceLanguage = checkText(this, extra.sourceLanguage, 'Source Language', itemIndex, false);
+	const sourceLanguage = checkOptionalLanguageOrAll(this, extra.sourceLanguage, 'Source Language', itemIndex);
 	const givenName = checkText(this, extra.fileName, 'File Name', itemIndex, false);
 	const file = await readInputFile(this, itemIndex, MAX_VTT_BYTES);
 	const fileName = givenName ?? file.fileName;
