@@ -11,6 +11,8 @@ export function median(values) {
 const thousands = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a');
 const ms = (value) => (Number.isFinite(value) ? `${thousands(value)} ms` : 'n/a');
 const ratio = (value) => (Number.isFinite(value) ? `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}x` : 'n/a');
+/** n8n's CPU time per request of a side (undefined for sides without n8n). */
+const cpuPerRequest = (figures) => (Number.isFinite(figures.cpuMs) ? `${(figures.cpuMs / figures.requests).toFixed(2)} ms` : 'no n8n');
 const mib = (kib) => (Number.isFinite(kib) ? `${(kib / 1024).toFixed(1)} MiB` : 'n/a');
 const verdict = (met) => (met === undefined ? 'n/a' : met ? '**met**' : '**missed**');
 
@@ -35,6 +37,7 @@ function sideFigures(side) {
 		failedRequests: median(good.map((run) => run.requests.failed)),
 		itemsOut: median(good.map((run) => run.itemsOut)),
 		growthKiB: median(good.map((run) => run.memory?.growthKiB)),
+		cpuMs: median(good.map((run) => run.cpuMs)),
 		peakReset: good.every((run) => run.memory?.peakReset !== false),
 		fileBytes: good.map((run) => Object.values(run.binary ?? {})[0]?.bytes).find((bytes) => Number.isFinite(bytes)),
 		runsDetail: side.runs,
@@ -87,6 +90,7 @@ function consumptionSection(result, context) {
 			thousands(figures.itemsOut),
 			ratio(sides.peer.ms / figures.ms),
 			`${ratio(figures.ms / sideLimit)} of ${ms(sideLimit)}${parallelOf[side.key] === 1 ? ' (one at a time)' : ` (${parallelOf[side.key]} at a time)`}`,
+			cpuPerRequest(figures),
 		];
 	});
 	const oursLimit = limit(concurrency);
@@ -119,7 +123,10 @@ function consumptionSection(result, context) {
 		'The two reference rows are plain `fetch` from the bench driver, without n8n, against the same sandbox in the same rounds: what the sandbox allows any client (its own work per page on one thread, which the limit formula leaves out). The gap between ours and the parallel reference is what n8n and the node add.',
 		`The Code-node row is the same paging written by hand in n8n's Code node with \`this.helpers.httpRequest\` (the key in a header, no credential): the fastest any n8n node could be, in the same n8n. It runs in n8n's task runner; a Code node before it starts the runner, so its time holds no runner start-up.`,
 	];
-	return { rows, header: ['side', 'runs', 'wall time, median (min-max)', 'requests', 'items out', 'faster than HTTP Request', 'against the limit'], goals, notes };
+	notes.push(
+		'n8n CPU per request: the n8n process\'s CPU time (user + system, `process.cpuUsage()` read by the bench hook when the workflow starts and ends) over the requests. It covers everything the process does for the run; the Code node\'s own JavaScript runs in the task runner\'s process and is not in it.',
+	);
+	return { rows, header: ['side', 'runs', 'wall time, median (min-max)', 'requests', 'items out', 'faster than HTTP Request', 'against the limit', 'n8n CPU per request'], goals, notes };
 }
 
 function importSection(result, context, kind) {
@@ -227,6 +234,7 @@ function perItemSection(result, context) {
 		effectiveParallelOf(figures, context.latencyMs).toFixed(1),
 		ratio(sides.peer.ms / figures.ms),
 		ratio(figures.ms / sides.bareClient.ms),
+		cpuPerRequest(figures),
 	]);
 	const faster = sides.peer.ms / sides.ours.ms;
 	const toBare = sides.ours.ms / sides.bareClient.ms;
@@ -253,7 +261,7 @@ function perItemSection(result, context) {
 	];
 	return {
 		rows,
-		header: ['side', 'runs', 'wall time, median (min-max)', 'requests', 'per item', 'requests in flight (average)', 'faster than HTTP Request', 'against the plain client'],
+		header: ['side', 'runs', 'wall time, median (min-max)', 'requests', 'per item', 'requests in flight (average)', 'faster than HTTP Request', 'against the plain client', 'n8n CPU per request'],
 		goals,
 		notes,
 	};

@@ -37,6 +37,7 @@ import {
 	runN8n,
 } from '../scripts/n8n/runtime.mjs';
 import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
+import { summarizeProfiles } from './profile-summary.mjs';
 import { formatReport } from './report.mjs';
 import { NODE, buildWorkflows } from './workflows.mjs';
 
@@ -245,6 +246,8 @@ async function executeSide(context, side, round) {
 	const workflow = workflows[side.workflow];
 	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
 	const reportFile = path.join(workDir, `${workflow.id}-round${round}.json`);
+	const profileDir = path.join(workDir, 'profiles', `${workflow.id}-round${round}`);
+	rmSync(profileDir, { recursive: true, force: true });
 	rmSync(reportFile, { force: true });
 	const started = Date.now();
 	let failure;
@@ -257,7 +260,7 @@ async function executeSide(context, side, round) {
 				// The run data of 10,000 items would be written to the database after every run; nothing reads it.
 				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
 				N8N_LOG_LEVEL: 'warn',
-				...(flags.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(workDir, 'profiles', `${workflow.id}-round${round}`)}` } : {}),
+				...(flags.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
 			},
 		});
 	} catch (error) {
@@ -281,10 +284,13 @@ async function executeSide(context, side, round) {
 	const measuredNode = report.nodes[side.nodes[side.nodes.length - 1]];
 	const itemsOut = measuredNode.reduce((sum, run) => sum + run.itemsOut, 0);
 	const memory = report.memory;
+	const cpuMicros = (usage) => usage.user + usage.system;
 	const result = {
 		ok: true,
 		ms,
 		processMs,
+		// CPU time of the n8n process over the whole execution (every node, n8n's own work; not the task runner's).
+		cpuMs: (cpuMicros(memory.atEnd.cpu) - cpuMicros(memory.atStart.cpu)) / 1000,
 		requests,
 		itemsOut,
 		firstItem: measuredNode[0].firstItem,
@@ -296,9 +302,16 @@ async function executeSide(context, side, round) {
 			growthKiB: memory.atEnd.hwm - memory.atStart.rss,
 		},
 	};
+	if (flags.profile) {
+		// The n8n process's samples while the workflow ran (the task runner's profile has none in that window).
+		const profile = summarizeProfiles([profileDir], { from: memory.atStart.monotonicMicros, to: memory.atEnd.monotonicMicros });
+		result.profile = { busyMs: profile.totalMs, buckets: profile.buckets, top: profile.top.slice(0, 25) };
+		const perRequest = (value) => `${(value / requests.total).toFixed(3)} ms`;
+		log(LOG_PREFIX, `  ${side.key} profile (${profileDir}): busy ${perRequest(profile.totalMs)} per request; ${Object.entries(profile.buckets).map(([name, value]) => `${name} ${perRequest(value)}`).join('; ')}`);
+	}
 	log(
 		LOG_PREFIX,
-		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}, ${itemsOut} items out, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
+		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
 	);
 	return result;
 }
@@ -508,7 +521,7 @@ function smokeProblems(selected, results, sizes) {
 				check(Number.isFinite(run.ms) && run.ms > 0, `${where}: no wall time`);
 				check(run.requests.total > 0 && run.requests.failed === 0, `${where}: ${run.requests.total} requests, ${run.requests.failed} failed`);
 				check(run.itemsOut > 0, `${where}: no items out`);
-				if (run.memory) check(Number.isFinite(run.memory.growthKiB), `${where}: no memory figure`);
+				if (run.memory) check(Number.isFinite(run.memory.growthKiB) && Number.isFinite(run.cpuMs), `${where}: no memory or CPU figure`);
 			}
 		}
 	}
