@@ -303,7 +303,7 @@ async function executeSide(context, side, round) {
 		},
 	};
 	if (flags.profile) {
-		// The n8n process's samples while the workflow ran (the task runner's profile has none in that window).
+		// Samples of the n8n process (and, for a Code node, its task runner's) while the workflow ran.
 		const profile = summarizeProfiles([profileDir], { from: memory.atStart.monotonicMicros, to: memory.atEnd.monotonicMicros });
 		result.profile = { busyMs: profile.totalMs, buckets: profile.buckets, top: profile.top.slice(0, 25) };
 		const perRequest = (value) => `${(value / requests.total).toFixed(3)} ms`;
