@@ -408,6 +408,11 @@ export function formatReport({ results, machine, latencyMs, limits, consumptionM
 	out.push('- Each side is a workflow imported into a real n8n (the packed package installed as a community package, n8n\'s own HTTP Request node with a Header Auth credential `X-Api-Key`) and run with `n8n execute`. n8n start-up is not measured.');
 	out.push('- Wall time: from the run data, the measured node\'s `executionTime` (for a chain of nodes: first start to last end). A bench hook file (`bench/n8n-hooks.cjs`, loaded through n8n\'s `EXTERNAL_HOOK_FILES`) reads it in `workflow.postExecute`.');
 	out.push('- Requests: the sandbox\'s request log (`DELETE` then `GET /__sandbox/requests`) around each execution.');
+	const exitCrashes = results.flatMap((result) => result.sides ?? []).flatMap((side) => side.runs).filter((run) => run.crashedAtExit).length;
+	const processes = results.flatMap((result) => result.sides ?? []).flatMap((side) => side.runs).filter((run) => run.processMs !== undefined).length;
+	if (exitCrashes > 0) {
+		out.push(`- ${exitCrashes} of the ${processes} \`n8n execute\` processes died of SIGSEGV while exiting, after their run had succeeded and the hook had reported it (n8n 2.40 on Node 24, under load; HTTP Request and Code node sides alike): their figures are kept.`);
+	}
 	out.push('- Sides run one after another and their order rotates each round, so that other load on the machine (other engineers\' tests run on the same 2 cores) falls on every side alike. Spread is shown as (min-max).');
 	out.push('');
 	out.push('## Goals');
