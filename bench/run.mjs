@@ -397,7 +397,7 @@ async function runScaleScenario(context, scenario) {
 	const points = [];
 	for (const lines of scenario.points) {
 		log(LOG_PREFIX, `${scenario.title}: ${lines.toLocaleString('en-US')} lines (its own sandbox)`);
-		const sandbox = await startSandboxProcess(['--consumption-lines', String(lines), '--port', '0'], { script: 'bench/sandbox-volume.cts' });
+		const sandbox = await startSandboxProcess(['--consumption-lines', String(lines)], { script: 'bench/sandbox-volume.cts' });
 		try {
 			const pointSandbox = { baseUrl: sandbox.info.baseUrl, keys: sandbox.info.keys };
 			await importCredentials(context.userFolder, [
