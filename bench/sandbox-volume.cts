@@ -13,17 +13,11 @@ async function main(): Promise<void> {
 	// The 'small' volume's other counts: only the consumption lines grow.
 	const sandbox = await startSandbox({ seed: Number(values.seed), quiet: true, volume: { consumptionLines: lines } });
 	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl: sandbox.baseUrl, keys: sandbox.keys })}`);
-	const stop = () => {
-		sandbox.close().then(
-			() => process.exit(0),
-			() => process.exit(1),
-		);
-	};
-	process.once('SIGINT', stop);
-	process.once('SIGTERM', stop);
+	// Stopped by the bench (SIGTERM to its process group): close the server, then leave.
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void sandbox.close().finally(() => process.exit(0)));
 }
 
 main().catch((error: unknown) => {
-	console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+	process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 	process.exit(1);
 });
