@@ -17,7 +17,8 @@ export const BUCKETS = [
 	{ name: 'credential authentication (CredentialsHelper.authenticate)', test: (frame) => frame.functionName === 'authenticate' && /credentials-helper|credentials\.helper/i.test(frame.url) },
 	{ name: "n8n's request helper (httpRequestWithAuthentication)", test: (frame) => /httpRequestWithAuthentication/.test(frame.functionName) },
 	{ name: 'node parameters (getNodeParameter)', test: (frame) => frame.functionName === 'getNodeParameter' },
-	{ name: 'our package (n8n-nodes-ollang)', test: (frame) => frame.url.includes('n8n-nodes-ollang') },
+	// The installed package (the runtime's own cache path also holds the name, so match the package folder).
+	{ name: 'our package (n8n-nodes-ollang)', test: (frame) => frame.url.includes('/node_modules/n8n-nodes-ollang/') },
 	{ name: 'garbage collection', test: (frame) => frame.functionName === '(garbage collector)' },
 ];
 
