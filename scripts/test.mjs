@@ -1,5 +1,6 @@
 // `npm test`: installs what the tests need, then lint, build, typecheck, every jest suite, and the end-to-end suite
-// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process).
+// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process), and the bench's
+// smoke.
 // Ends with one "N passed, N failed" line over both runners so CI can read the outcome.
 //
 //   npm test [-- <jest arguments>]   e.g. npm test -- test/sandbox
@@ -79,6 +80,22 @@ async function runEndToEnd(version, fileNames) {
 	return { runner, passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0 };
 }
 
+/** The bench's smoke (`npm run bench -- --smoke`): every scenario once at small volumes; it checks figures, never timings. */
+function runBenchSmoke() {
+	step('bench smoke: every scenario of `npm run bench`, one round, small volumes (bench/run.mjs --smoke)');
+	const summaryFile = join(reportDir, 'bench-smoke.json');
+	const started = Date.now();
+	let exitedWithFailure = false;
+	try {
+		run(process.execPath, [join(repoRoot, 'bench', 'run.mjs'), '--smoke', '--smoke-summary', summaryFile], { cwd: repoRoot });
+	} catch {
+		exitedWithFailure = true;
+	}
+	const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : { checks: 0, failed: 1, scenarios: 0 };
+	const runner = `bench smoke (${Math.round((Date.now() - started) / 1000)} s)`;
+	return { runner, passed: summary.checks - summary.failed, failed: summary.failed, suites: summary.scenarios, ok: !exitedWithFailure && summary.failed === 0 && summary.checks > 0 };
+}
+
 try {
 	step('dependencies');
 	ensureDevDependencies();
@@ -96,6 +113,7 @@ try {
 	if (!skipE2e) {
 		const allFiles = readdirSync(E2E_DIR).filter((name) => name.endsWith('.test.mts')).sort();
 		outcomes.push(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles));
+		outcomes.push(runBenchSmoke());
 		for (const version of Object.keys(N8N_VERSIONS).filter((candidate) => candidate !== DEFAULT_N8N_VERSION)) {
 			outcomes.push(await runEndToEnd(version, MATRIX_FILES));
 		}
