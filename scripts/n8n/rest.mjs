@@ -82,3 +82,31 @@ export async function readWorkflowStaticData(baseUrl, cookie, workflowId) {
 	if (typeof staticData === 'string') return JSON.parse(staticData);
 	return staticData ?? {};
 }
+
+/** Publishes (activates) a workflow in a running n8n, as the editor's Publish button does (its current version). */
+export async function activateWorkflow(baseUrl, cookie, id) {
+	const { versionId } = await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(id)}`);
+	return await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId });
+}
+
+/**
+ * n8n's community-package installer, the requests behind Settings > Community nodes: `POST` installs
+ * (`{ name, version? }`), `PATCH` updates (`{ name, version? }`), `DELETE` uninstalls (`name`), `GET` lists. Answers
+ * `{ status, data, message }` whatever the status, so a caller can check n8n's error for bad input.
+ */
+export async function communityPackages(baseUrl, cookie, method, body) {
+	const query = method === 'DELETE' ? `?name=${encodeURIComponent(body.name)}` : '';
+	const response = await fetch(new URL(`/rest/community-packages${query}`, baseUrl), {
+		method,
+		headers: { cookie, ...(method === 'POST' || method === 'PATCH' ? { 'content-type': 'application/json' } : {}) },
+		body: method === 'POST' || method === 'PATCH' ? JSON.stringify(body) : undefined,
+	});
+	const text = await response.text();
+	let answer;
+	try {
+		answer = text ? JSON.parse(text) : {};
+	} catch {
+		answer = { message: text };
+	}
+	return { status: response.status, data: answer.data, message: answer.message };
+}

@@ -168,3 +168,26 @@ export interface N8nExecution {
 
 export function readWorkflowStaticData(baseUrl: string, cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 export function readExecutions(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<N8nExecution[]>;
+
+export function activateWorkflow(baseUrl: string, cookie: string, id: string): Promise<unknown>;
+
+export interface InstalledCommunityPackage {
+	packageName: string;
+	installedVersion: string;
+	installedNodes: Array<{ name: string; type: string; latestVersion: number }>;
+}
+
+export interface CommunityPackagesAnswer<T> {
+	status: number;
+	data: T;
+	message?: string;
+}
+
+export function communityPackages(baseUrl: string, cookie: string, method: 'GET'): Promise<CommunityPackagesAnswer<InstalledCommunityPackage[]>>;
+export function communityPackages(
+	baseUrl: string,
+	cookie: string,
+	method: 'POST' | 'PATCH',
+	body: { name: string; version?: string },
+): Promise<CommunityPackagesAnswer<InstalledCommunityPackage>>;
+export function communityPackages(baseUrl: string, cookie: string, method: 'DELETE', body: { name: string }): Promise<CommunityPackagesAnswer<undefined>>;

@@ -32,7 +32,17 @@ export {
 } from './commands.mjs';
 export { buildPackageTarball, packAndInstall, packageSourceHash } from './package.mjs';
 export { startN8n, startN8nWorker } from './server.mjs';
-export { createWorkflow, deleteWorkflow, listLoadedNodeTypes, readExecutions, readWorkflowStaticData, restRequest, signIn } from './rest.mjs';
+export {
+	activateWorkflow,
+	communityPackages,
+	createWorkflow,
+	deleteWorkflow,
+	listLoadedNodeTypes,
+	readExecutions,
+	readWorkflowStaticData,
+	restRequest,
+	signIn,
+} from './rest.mjs';
 
 const CLI_USAGE = `usage: node scripts/n8n/runtime.mjs <command>
   install                                   install the pinned Node 24 + n8n into the cache (idempotent)

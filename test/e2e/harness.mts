@@ -497,3 +497,16 @@ export function findSecrets(secrets: Record<string, string>, paths: string[], te
 	}
 	return hits;
 }
+
+/** An order as Simplify gives it (on by default from the node's version 2): it holds the API's values, without the raw lists. */
+export function assertSimplifiedOrder(item: Record<string, unknown>, apiOrder: Record<string, unknown>): void {
+	for (const key of ['id', 'name', 'type', 'status', 'level', 'sourceLanguage', 'targetLanguage', 'createdAt', 'projectId', 'folderId']) {
+		assert.deepEqual(item[key], apiOrder[key], `order.${key}`);
+	}
+	const docs = apiOrder.orderDocs as Array<Record<string, unknown>>;
+	assert.deepEqual(item.documents, docs.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })));
+	const events = apiOrder.deliveryEvents as Array<Record<string, unknown>>;
+	assert.equal(item.deliveryEventCount, events.length);
+	assert.equal(item.finance, undefined, 'finance data left out');
+	assert.deepEqual([item.orderDocs, item.deliveryEvents], [undefined, undefined], 'the raw lists left out');
+}
