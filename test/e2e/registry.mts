@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 
-import { REPO_ROOT } from '../../scripts/n8n/runtime.mjs';
+import { ensureRuntime, REPO_ROOT } from '../../scripts/n8n/runtime.mjs';
 import { forEachLine, freePort, spawnGroup, stopGroup } from '../../scripts/n8n/process.mjs';
 import { waitFor } from './harness.mts';
 
@@ -88,7 +88,9 @@ export class LocalRegistry {
 				'',
 			].join('\n'),
 		);
-		const child = spawnGroup(process.execPath, [VERDACCIO_BIN, '--config', config, '--listen', `127.0.0.1:${port}`], {
+		// verdaccio 6 needs Node 22 or later: it runs on the Node 24 the scripts install for n8n.
+		const { nodeBin } = await ensureRuntime();
+		const child = spawnGroup(nodeBin, [VERDACCIO_BIN, '--config', config, '--listen', `127.0.0.1:${port}`], {
 			cwd: dir,
 			// The machine's CA bundle, for the uplink (the same one npm is configured with).
 			env: { ...process.env, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' },
