@@ -127,8 +127,10 @@ export function setIdentity(packageFile, ownerAndName, author) {
 	writeFileSync(packageFile, `${JSON.stringify(manifest, null, 2)}\n`);
 	const readmeFile = path.join(path.dirname(packageFile), 'README.md');
 	if (previous && existsSync(readmeFile)) {
-		const oldBase = identityUrls(previous).imageBase;
-		writeFileSync(readmeFile, readFileSync(readmeFile, 'utf8').split(oldBase).join(imageBase));
+		// Image URLs (raw.githubusercontent.com) and links (github.com) of the previous repository name the new one.
+		let readme = readFileSync(readmeFile, 'utf8').split(identityUrls(previous).imageBase).join(imageBase);
+		readme = readme.split(`https://github.com/${previous.owner}/${previous.name}`).join(`https://github.com/${owner}/${name}`);
+		writeFileSync(readmeFile, readme);
 	}
 }
 

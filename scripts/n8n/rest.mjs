@@ -1,4 +1,5 @@
 // n8n's REST API as its editor uses it: sign-in, node types, workflows, executions.
+import http from 'node:http';
 import { ensureRuntime, requireFromN8n } from './install.mjs';
 import { LOCAL_OWNER } from './commands.mjs';
 
@@ -92,21 +93,32 @@ export async function activateWorkflow(baseUrl, cookie, id) {
 /**
  * n8n's community-package installer, the requests behind Settings > Community nodes: `POST` installs
  * (`{ name, version? }`), `PATCH` updates (`{ name, version? }`), `DELETE` uninstalls (`name`), `GET` lists. Answers
- * `{ status, data, message }` whatever the status, so a caller can check n8n's error for bad input.
+ * `{ status, data, message }` whatever the status, so a caller can check n8n's error for bad input. Each request
+ * has a connection of its own: an install runs for seconds, and a kept-alive connection that n8n closes as idle
+ * meanwhile would fail the next request before n8n sees it.
  */
 export async function communityPackages(baseUrl, cookie, method, body) {
 	const query = method === 'DELETE' ? `?name=${encodeURIComponent(body.name)}` : '';
-	const response = await fetch(new URL(`/rest/community-packages${query}`, baseUrl), {
-		method,
-		headers: { cookie, ...(method === 'POST' || method === 'PATCH' ? { 'content-type': 'application/json' } : {}) },
-		body: method === 'POST' || method === 'PATCH' ? JSON.stringify(body) : undefined,
+	const payload = method === 'POST' || method === 'PATCH' ? JSON.stringify(body) : undefined;
+	const { status, text } = await new Promise((resolve, reject) => {
+		const request = http.request(
+			new URL(`/rest/community-packages${query}`, baseUrl),
+			{ method, agent: false, headers: { cookie, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+			(response) => {
+				const chunks = [];
+				response.on('data', (chunk) => chunks.push(chunk));
+				response.on('end', () => resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+				response.on('error', reject);
+			},
+		);
+		request.on('error', reject);
+		request.end(payload);
 	});
-	const text = await response.text();
 	let answer;
 	try {
 		answer = text ? JSON.parse(text) : {};
 	} catch {
 		answer = { message: text };
 	}
-	return { status: response.status, data: answer.data, message: answer.message };
+	return { status, data: answer.data, message: answer.message };
 }
