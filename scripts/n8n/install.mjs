@@ -250,3 +250,30 @@ export async function ensureRuntime() {
 export function requireFromN8n(runtime, name) {
 	return createRequire(path.join(runtime.paths.n8nPrefix, 'node_modules', 'n8n', 'package.json'))(name);
 }
+
+/**
+ * A tool from the npm registry that cannot be a devDependency of the package, installed once into the cache
+ * (`tools/<name>-<version>`) with the npm overrides it needs here, which n8n's lint forbids in a community
+ * package's package.json. Returns the folder of the installed package.
+ */
+export async function ensureCachedTool(name, version, { overrides = {} } = {}) {
+	const dir = path.join(cacheRoot(), 'tools', `${name}-${version}`);
+	const marker = path.join(dir, 'installed.json');
+	if (!existsSync(marker)) {
+		await withLock(`${dir}.lock`, `installing ${name}@${version}`, async () => {
+			if (existsSync(marker)) return;
+			// Installed beside its final place and renamed into it once complete, so a killed install never looks finished.
+			const partial = `${dir}.partial-${process.pid}`;
+			rmSync(partial, { recursive: true, force: true });
+			rmSync(dir, { recursive: true, force: true });
+			mkdirSync(partial, { recursive: true });
+			writeFileSync(path.join(partial, 'package.json'), `${JSON.stringify({ name: `n8n-nodes-ollang-tool-${name}`, private: true, dependencies: { [name]: version }, overrides }, null, 2)}\n`);
+			await step(`${name}@${version} into the cache (npm install --ignore-scripts)`, () =>
+				runCommand('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: partial, echo: true, heartbeatMs: HEARTBEAT_MS, label: `npm install ${name}@${version}` }),
+			);
+			writeFileSync(path.join(partial, 'installed.json'), `${JSON.stringify({ name, version, overrides, installedAt: new Date().toISOString() }, null, 2)}\n`);
+			renameSync(partial, dir);
+		});
+	}
+	return path.join(dir, 'node_modules', name);
+}

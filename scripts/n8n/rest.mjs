@@ -3,6 +3,20 @@ import http from 'node:http';
 import { ensureRuntime, requireFromN8n } from './install.mjs';
 import { LOCAL_OWNER } from './commands.mjs';
 
+/**
+ * `fetch` for n8n, with one retry of a read whose kept-alive connection n8n had closed as idle (its keep-alive
+ * timeout is 5 s; a busy machine lets a pooled connection pass it between two requests): such a read never reached n8n.
+ */
+export async function n8nFetch(url, init = {}) {
+	try {
+		return await fetch(url, init);
+	} catch (error) {
+		const code = error?.cause?.code;
+		if ((init.method ?? 'GET') !== 'GET' || (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET')) throw error;
+		return await fetch(url, init);
+	}
+}
+
 /** Signs in through n8n's REST API and returns the Cookie header for later requests. */
 export async function signIn(baseUrl, owner = LOCAL_OWNER) {
 	const response = await fetch(new URL('/rest/login', baseUrl), {
@@ -17,7 +31,7 @@ export async function signIn(baseUrl, owner = LOCAL_OWNER) {
 
 /** The node types the running n8n has loaded, as its editor sees them (`/types/nodes.json`, signed in). */
 export async function listLoadedNodeTypes(baseUrl, cookie) {
-	const response = await fetch(new URL('/types/nodes.json', baseUrl), { headers: { cookie } });
+	const response = await n8nFetch(new URL('/types/nodes.json', baseUrl), { headers: { cookie } });
 	if (!response.ok) throw new Error(`GET /types/nodes.json: HTTP ${response.status}`);
 	const nodes = await response.json();
 	return [...new Set(nodes.map((node) => node.name))];
@@ -25,7 +39,7 @@ export async function listLoadedNodeTypes(baseUrl, cookie) {
 
 /** A request to n8n's REST API (signed in) that must succeed; returns the answer's `data`. */
 export async function restRequest(baseUrl, cookie, method, pathname, body) {
-	const response = await fetch(new URL(pathname, baseUrl), {
+	const response = await n8nFetch(new URL(pathname, baseUrl), {
 		method,
 		headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
 		body: body === undefined ? undefined : JSON.stringify(body),
@@ -91,19 +105,16 @@ export async function activateWorkflow(baseUrl, cookie, id) {
 }
 
 /**
- * n8n's community-package installer, the requests behind Settings > Community nodes: `POST` installs
- * (`{ name, version? }`), `PATCH` updates (`{ name, version? }`), `DELETE` uninstalls (`name`), `GET` lists. Answers
- * `{ status, data, message }` whatever the status, so a caller can check n8n's error for bad input. Each request
- * has a connection of its own: an install runs for seconds, and a kept-alive connection that n8n closes as idle
- * meanwhile would fail the next request before n8n sees it.
+ * A request to n8n on a connection of its own, answered `{ status, text }` whatever the status. For requests that
+ * change something or take long (an install runs for seconds): a kept-alive connection that n8n closed as idle
+ * meanwhile would fail it before n8n sees it, and such a request is not retried blindly.
  */
-export async function communityPackages(baseUrl, cookie, method, body) {
-	const query = method === 'DELETE' ? `?name=${encodeURIComponent(body.name)}` : '';
-	const payload = method === 'POST' || method === 'PATCH' ? JSON.stringify(body) : undefined;
-	const { status, text } = await new Promise((resolve, reject) => {
+export async function n8nRequest(url, { method = 'GET', headers = {}, body } = {}) {
+	const payload = body === undefined ? undefined : JSON.stringify(body);
+	return await new Promise((resolve, reject) => {
 		const request = http.request(
-			new URL(`/rest/community-packages${query}`, baseUrl),
-			{ method, agent: false, headers: { cookie, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+			url,
+			{ method, agent: false, headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
 			(response) => {
 				const chunks = [];
 				response.on('data', (chunk) => chunks.push(chunk));
@@ -113,6 +124,20 @@ export async function communityPackages(baseUrl, cookie, method, body) {
 		);
 		request.on('error', reject);
 		request.end(payload);
+	});
+}
+
+/**
+ * n8n's community-package installer, the requests behind Settings > Community nodes: `POST` installs
+ * (`{ name, version? }`), `PATCH` updates (`{ name, version? }`), `DELETE` uninstalls (`name`), `GET` lists. Answers
+ * `{ status, data, message }` whatever the status, so a caller can check n8n's error for bad input.
+ */
+export async function communityPackages(baseUrl, cookie, method, body) {
+	const query = method === 'DELETE' ? `?name=${encodeURIComponent(body.name)}` : '';
+	const { status, text } = await n8nRequest(new URL(`/rest/community-packages${query}`, baseUrl), {
+		method,
+		headers: { cookie },
+		body: method === 'POST' || method === 'PATCH' ? body : undefined,
 	});
 	let answer;
 	try {

@@ -191,3 +191,7 @@ export function communityPackages(
 	body: { name: string; version?: string },
 ): Promise<CommunityPackagesAnswer<InstalledCommunityPackage>>;
 export function communityPackages(baseUrl: string, cookie: string, method: 'DELETE', body: { name: string }): Promise<CommunityPackagesAnswer<undefined>>;
+
+export function ensureCachedTool(name: string, version: string, options?: { overrides?: Record<string, unknown> }): Promise<string>;
+export function n8nFetch(url: string | URL, init?: RequestInit): Promise<Response>;
+export function n8nRequest(url: string | URL, options?: { method?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; text: string }>;

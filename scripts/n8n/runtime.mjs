@@ -18,7 +18,7 @@ import { packAndInstall } from './package.mjs';
 import { log } from './process.mjs';
 import { startN8n } from './server.mjs';
 
-export { DEFAULT_N8N_VERSION, N8N_VERSION, N8N_VERSIONS, NODE_VERSION, REPO_ROOT, cacheRoot, ensureRuntime, runtimePaths } from './install.mjs';
+export { DEFAULT_N8N_VERSION, N8N_VERSION, N8N_VERSIONS, NODE_VERSION, REPO_ROOT, cacheRoot, ensureCachedTool, ensureRuntime, runtimePaths } from './install.mjs';
 export {
 	LOCAL_OWNER,
 	N8N_ENCRYPTION_KEY,
@@ -38,6 +38,8 @@ export {
 	createWorkflow,
 	deleteWorkflow,
 	listLoadedNodeTypes,
+	n8nFetch,
+	n8nRequest,
 	readExecutions,
 	readWorkflowStaticData,
 	restRequest,

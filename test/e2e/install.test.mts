@@ -20,6 +20,8 @@ import {
 	communityPackages,
 	createWorkflow,
 	listLoadedNodeTypes,
+	n8nFetch,
+	n8nRequest,
 	readExecutions,
 	readWorkflowStaticData,
 	restRequest,
@@ -81,12 +83,8 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 	}
 
 	async function enableCustomRegistry(): Promise<void> {
-		const response = await fetch(new URL('/rest/e2e/feature', server!.url), {
-			method: 'PATCH',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ feature: CUSTOM_REGISTRY_FEATURE, enabled: true }),
-		});
-		assert.equal(response.status, 200, await response.text());
+		const answer = await n8nRequest(new URL('/rest/e2e/feature', server!.url), { method: 'PATCH', body: { feature: CUSTOM_REGISTRY_FEATURE, enabled: true } });
+		assert.equal(answer.status, 200, answer.text);
 	}
 
 	/**
@@ -104,7 +102,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 	}
 
 	async function webhook(pathname: string): Promise<unknown> {
-		const response = await fetch(new URL(`/webhook/${pathname}`, server!.url));
+		const response = await n8nFetch(new URL(`/webhook/${pathname}`, server!.url));
 		const text = await response.text();
 		assert.equal(response.status, 200, `GET /webhook/${pathname}: ${text.slice(0, 500)}`);
 		return JSON.parse(text);
@@ -246,7 +244,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 
 		const nodeTypes = await listLoadedNodeTypes(server!.url, cookie);
 		for (const type of [OLLANG_NODE, OLLANG_TRIGGER_NODE]) assert.ok(nodeTypes.includes(type), `${type} in n8n's node list`);
-		const credentialTypes = (await (await fetch(new URL('/types/credentials.json', server!.url), { headers: { cookie } })).json()) as Array<{ name: string }>;
+		const credentialTypes = (await (await n8nFetch(new URL('/types/credentials.json', server!.url), { headers: { cookie } })).json()) as Array<{ name: string }>;
 		assert.ok(credentialTypes.some((type) => type.name === CREDENTIAL_TYPE), 'the Ollang API credential type is known');
 		summary.push(`  install ${PACKAGE_NAME}@${firstVersion}: ${seconds} s (POST /rest/community-packages), nodes ${answer.data.installedNodes.map((node) => node.type).join(', ')}`);
 
@@ -373,7 +371,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		assert.deepEqual(missing, [OLLANG_NODE]);
 		await sleep(2_000);
 		assert.equal(server!.child.exitCode, null, 'n8n is still running');
-		const health = await fetch(new URL('/healthz', server!.url));
+		const health = await n8nFetch(new URL('/healthz', server!.url));
 		assert.equal(health.status, 200);
 		summary.push(
 			`  uninstall: ${seconds} s (DELETE /rest/community-packages); workflow ${workflows.v2!} opens with missing node type ${missing.join(', ')}; n8n healthy; nodes/package.json still names ${PACKAGE_NAME}@${String(leftover)} (n8n leaves it)`,

@@ -1,4 +1,4 @@
-// A real npm registry on this machine for the install suite: verdaccio (a devDependency) on a free loopback port,
+// A real npm registry on this machine for the install suite: verdaccio from npm on a free loopback port,
 // its storage in a temporary folder, proxying the machine's npm registry for any package it does not hold itself.
 // This package is never proxied: it exists only as published here. Publishing goes to this registry and nowhere
 // else: `publish` refuses any URL but the loopback one of a registry this process started.
@@ -8,11 +8,16 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 
-import { ensureRuntime, REPO_ROOT } from '../../scripts/n8n/runtime.mjs';
+import { ensureCachedTool, ensureRuntime } from '../../scripts/n8n/runtime.mjs';
 import { forEachLine, freePort, spawnGroup, stopGroup } from '../../scripts/n8n/process.mjs';
 import { waitFor } from './harness.mts';
 
-const VERDACCIO_BIN = path.join(REPO_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+/**
+ * verdaccio, installed into the cache rather than as a devDependency: one of its plugins asks for node-fetch by the
+ * dist-tag `cjs`, which this machine's registry does not carry, so it needs an npm override, and n8n's lint refuses
+ * an `overrides` field in a community package's package.json.
+ */
+const VERDACCIO = { name: 'verdaccio', version: '6.10.4', overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } } };
 /** The registries this module ever started, by URL: the only ones `publish` accepts. */
 const startedRegistries = new Set<string>();
 
@@ -90,7 +95,8 @@ export class LocalRegistry {
 		);
 		// verdaccio 6 needs Node 22 or later: it runs on the Node 24 the scripts install for n8n.
 		const { nodeBin } = await ensureRuntime();
-		const child = spawnGroup(nodeBin, [VERDACCIO_BIN, '--config', config, '--listen', `127.0.0.1:${port}`], {
+		const verdaccio = await ensureCachedTool(VERDACCIO.name, VERDACCIO.version, { overrides: VERDACCIO.overrides });
+		const child = spawnGroup(nodeBin, [path.join(verdaccio, 'bin', 'verdaccio'), '--config', config, '--listen', `127.0.0.1:${port}`], {
 			cwd: dir,
 			// The machine's CA bundle, for the uplink (the same one npm is configured with).
 			env: { ...process.env, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' },
