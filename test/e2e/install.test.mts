@@ -31,6 +31,7 @@ import {
 import { sandboxCredentials } from '../../scripts/n8n/sandbox.mjs';
 import {
 	assertSimplifiedOrder,
+	EVERY_DELIVERY_EVENT,
 	N8nUserFolder,
 	OLLANG_NODE,
 	OLLANG_TRIGGER_NODE,
@@ -257,13 +258,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 			await activateWorkflow(server!.url, cookie, created.id);
 			workflows[`v${version}`] = created.id;
 		}
-		const trigger = pollTriggerWorkflow('', 'Install e2e: delivery events', TRIGGER_NODE, {
-			event: 'orderDeliveryEvent',
-			eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
-			watch: 'recentOrders',
-			lookbackDays: 30,
-			options: { recheckPerPoll: 200 },
-		});
+		const trigger = pollTriggerWorkflow('', 'Install e2e: delivery events', TRIGGER_NODE, { ...EVERY_DELIVERY_EVENT });
 		const { id: _unused, active: _active, pinData: _pinData, ...triggerBody } = trigger;
 		triggerBody.nodes[0].credentials = { [CREDENTIAL_TYPE]: ref };
 		const createdTrigger = await createWorkflow(server!.url, cookie, triggerBody);
@@ -310,17 +305,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		assert.equal(installedManifest.version, laterVersion);
 		await makeEvents();
 
-		const expectedEvents = async () => {
-			const ids: string[] = [];
-			for (const row of await sandbox.getAllPages<Json>('/integration/orders')) {
-				const order = await sandbox.get<{ id: string; deliveryEvents: Array<{ occurredAt: string }> }>(`/integration/orders/${String(row.id)}`);
-				order.deliveryEvents.forEach((event, index) => {
-					if (Date.parse(event.occurredAt) > activatedAt) ids.push(`${order.id}:${index}`);
-				});
-			}
-			return ids.sort();
-		};
-		const expected = await expectedEvents();
+		const expected = await sandbox.deliveryEventIdsAfter(activatedAt);
 		assert.ok(expected.length >= 6, `events to count: ${expected.length}`);
 		await waitFor(
 			'every event to be emitted',
