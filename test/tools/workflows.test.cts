@@ -31,11 +31,9 @@ describe('GitHub Actions workflows (GitHub\'s workflow parser)', () => {
 	const ci = byFile['.github/workflows/ci.yml'];
 	const publish = byFile['.github/workflows/publish.yml'];
 
-	it('finds both files valid', () => {
-		expect(verdicts.map(({ file, valid, errors }) => ({ file, valid, errors }))).toEqual([
-			{ file: '.github/workflows/ci.yml', valid: true, errors: [] },
-			{ file: '.github/workflows/publish.yml', valid: true, errors: [] },
-		]);
+	it('finds every workflow file valid, CI and Publish among them', () => {
+		expect(Object.keys(byFile)).toEqual(expect.arrayContaining(['.github/workflows/ci.yml', '.github/workflows/publish.yml']));
+		expect(verdicts.filter((verdict) => !verdict.valid).map(({ file, errors }) => ({ file, errors }))).toEqual([]);
 		expect(status).toBe(0);
 	});
 
