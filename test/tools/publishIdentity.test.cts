@@ -86,7 +86,8 @@ describe('publish identity gate', () => {
 		expect(manifest.homepage).toBe('https://github.com/ada-publisher/n8n-nodes-ollang#readme');
 		expect(manifest.bugs).toEqual({ url: 'https://github.com/ada-publisher/n8n-nodes-ollang/issues' });
 		const readme = readFileSync(path.join(dir, 'README.md'), 'utf8');
-		expect(readme).not.toContain('publisher.invalid');
+		expect(readme).not.toMatch(/https:\/\/(github\.com|raw\.githubusercontent\.com)\/publisher\.invalid\//);
+		expect(readme).toContain('https://github.com/ada-publisher/n8n-nodes-ollang/issues');
 		expect(readme).toContain('](https://raw.githubusercontent.com/ada-publisher/n8n-nodes-ollang/main/docs/images/');
 		expect(runGate(dir).status).toBe(0);
 	});
