@@ -193,7 +193,9 @@ export class RegistryProxy {
 			this.stopRegistryOnTarball = undefined;
 			await registry.stop();
 		}
-		const upstream = http.request(new URL(request.url ?? '/', this.target), { method: request.method, headers: { ...request.headers, host: new URL(this.target).host } }, (answer) => {
+		// The client's Host header is kept: verdaccio builds the tarball URLs of its answers from it, so npm downloads
+		// the tarball through this proxy too.
+		const upstream = http.request(new URL(request.url ?? '/', this.target), { method: request.method, headers: request.headers }, (answer) => {
 			response.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(response);
 		});
