@@ -155,6 +155,21 @@ export class SandboxClient {
 		return answer.body;
 	}
 
+	/**
+	 * The delivery events that happened after `after` (ms since the epoch) as the trigger names them
+	 * (`<orderId>:<index>`), sorted: what a trigger activated at that moment must emit, each once.
+	 */
+	async deliveryEventIdsAfter(after: number): Promise<string[]> {
+		const ids: string[] = [];
+		for (const row of await this.getAllPages<{ id: string }>('/integration/orders')) {
+			const order = await this.get<{ id: string; deliveryEvents: Array<{ occurredAt: string }> }>(`/integration/orders/${String(row.id)}`);
+			order.deliveryEvents.forEach((event, index) => {
+				if (Date.parse(event.occurredAt) > after) ids.push(`${order.id}:${index}`);
+			});
+		}
+		return ids.sort();
+	}
+
 	/** Every row of a paged listing; `style` 'flat' for the folder and project lists (page/take, no pageOptions). */
 	async getAllPages<T>(pathname: string, query: Query = {}, key: KeyRole = 'owner', style: 'nested' | 'flat' = 'nested'): Promise<T[]> {
 		const rows: T[] = [];
@@ -295,6 +310,15 @@ export class N8nUserFolder {
 		rmSync(this.root, { recursive: true, force: true });
 	}
 }
+
+/** Ollang Trigger parameters: every delivery event of the last 30 days' orders, each watched order read on every poll. */
+export const EVERY_DELIVERY_EVENT = Object.freeze({
+	event: 'orderDeliveryEvent',
+	eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
+	watch: 'recentOrders',
+	lookbackDays: 30,
+	options: { recheckPerPoll: 200 },
+});
 
 /** A published-style workflow of one Ollang Trigger (polling every minute, the owner key) and a No Op after it. */
 export function pollTriggerWorkflow(id: string, name: string, nodeName: string, parameters: Record<string, unknown>): WorkflowJson {
@@ -496,4 +520,17 @@ export function findSecrets(secrets: Record<string, string>, paths: string[], te
 		for (const [role, secret] of Object.entries(secrets)) if (text.includes(secret)) hits.push(`the ${role} key in ${name}`);
 	}
 	return hits;
+}
+
+/** An order as Simplify gives it (on by default from the node's version 2): it holds the API's values, without the raw lists. */
+export function assertSimplifiedOrder(item: Record<string, unknown>, apiOrder: Record<string, unknown>): void {
+	for (const key of ['id', 'name', 'type', 'status', 'level', 'sourceLanguage', 'targetLanguage', 'createdAt', 'projectId', 'folderId']) {
+		assert.deepEqual(item[key], apiOrder[key], `order.${key}`);
+	}
+	const docs = apiOrder.orderDocs as Array<Record<string, unknown>>;
+	assert.deepEqual(item.documents, docs.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })));
+	const events = apiOrder.deliveryEvents as Array<Record<string, unknown>>;
+	assert.equal(item.deliveryEventCount, events.length);
+	assert.equal(item.finance, undefined, 'finance data left out');
+	assert.deepEqual([item.orderDocs, item.deliveryEvents], [undefined, undefined], 'the raw lists left out');
 }

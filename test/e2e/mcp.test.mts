@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import type { RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import {
+	assertSimplifiedOrder,
 	assertNoKeyLeft,
 	exampleNode,
 	N8nUserFolder,
@@ -364,19 +365,6 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		assertNoKeyLeft(n8n, sandbox.info.keys);
 	});
 });
-
-/** The tool's order (Simplify on: the node's version 2 default) holds the API's values, without the raw lists. */
-function assertSimplifiedOrder(item: Json, apiOrder: Json): void {
-	for (const key of ['id', 'name', 'type', 'status', 'level', 'sourceLanguage', 'targetLanguage', 'createdAt', 'projectId', 'folderId']) {
-		assert.deepEqual(item[key], apiOrder[key], `order.${key}`);
-	}
-	const docs = apiOrder.orderDocs as Json[];
-	assert.deepEqual(item.documents, docs.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })));
-	const events = apiOrder.deliveryEvents as Json[];
-	assert.equal(item.deliveryEventCount, events.length);
-	assert.equal(item.finance, undefined, 'finance data left out');
-	assert.deepEqual([item.orderDocs, item.deliveryEvents], [undefined, undefined], 'the raw lists left out');
-}
 
 /** A simplified consumption line: the API line's values, the requestor by name only (no e-mail). */
 function assertSimplifiedLine(item: Json, apiLine: Json | undefined): void {

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO_ROOT, readExecutions, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
 import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from '../../scripts/n8n/services.mjs';
 import {
+	EVERY_DELIVERY_EVENT,
 	N8nUserFolder,
 	OLLANG_NODE,
 	pollTriggerWorkflow,
@@ -177,13 +178,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	});
 
 	it('emits every delivery event exactly once while a worker is killed and started again', async () => {
-		const trigger = pollTriggerWorkflow('QueueTrigger0001', 'Queue: delivery events', TRIGGER_NODE, {
-			event: 'orderDeliveryEvent',
-			eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
-			watch: 'recentOrders',
-			lookbackDays: 30,
-			options: { recheckPerPoll: 200 },
-		});
+		const trigger = pollTriggerWorkflow('QueueTrigger0001', 'Queue: delivery events', TRIGGER_NODE, { ...EVERY_DELIVERY_EVENT });
 		// Publishing needs the CLI: the main is stopped for it and started again (workers keep running).
 		await main!.stop();
 		await n8n.importWorkflows([trigger]);
