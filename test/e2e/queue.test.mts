@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { REPO_ROOT, readExecutions, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { QUEUE_MODE_SETTINGS, QUEUE_WORKERS } from '../../scripts/n8n/queue-mode.mjs';
 import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from '../../scripts/n8n/services.mjs';
 import {
 	N8nUserFolder,
@@ -61,9 +62,9 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	let redis: RunningRedis;
 	let n8n: N8nUserFolder;
 	let main: RunningN8n | undefined;
-	const workers: Array<RunningWorker | undefined> = [undefined, undefined];
+	const workers: Array<RunningWorker | undefined> = Array.from({ length: QUEUE_WORKERS }, () => undefined);
 	/** Each worker's output, kept across restarts. */
-	const workerLogs: string[][] = [[], []];
+	const workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
 	let cookie: string;
 
 	const startWorker = async (index: number) => {
@@ -81,8 +82,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		n8n = N8nUserFolder.create('queue', {
 			...postgres.env,
 			...redis.env,
-			EXECUTIONS_MODE: 'queue',
-			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// As `npm start -- --queue` and docker/docker-compose.yml run it.
+			...QUEUE_MODE_SETTINGS,
 			// Keep every execution's data: the test reads them back.
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		});
@@ -112,7 +113,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		await n8n.importWorkflows(webhooks.map(({ workflow }) => workflow));
 		for (const { workflow } of webhooks) await n8n.publish(workflow.id);
 		main = await n8n.start();
-		await Promise.all([startWorker(0), startWorker(1)]);
+		await Promise.all(workers.map((_, index) => startWorker(index)));
 		cookie = await signIn(main.url);
 
 		await sandbox.clearRequests();
@@ -138,7 +139,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		}
 
 		const operations: string[] = [];
-		const perWorker = [0, 0];
+		const perWorker = workers.map(() => 0);
 		for (const { workflow, execution } of resourceRuns) {
 			assert.equal(execution.status, 'success', `"${workflow.name}" ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`);
 			assert.equal(execution.mode, 'webhook');
@@ -203,7 +204,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 			const before = await listings();
 			await waitFor('a poll', async () => (await listings()) > before, { timeoutMs: 150_000, intervalMs: 200 });
 			// The poll is emitting: kill a worker while the executions it queued run, then start it again.
-			const victim = round % 2;
+			const victim = round % QUEUE_WORKERS;
 			await sleep(round * 500);
 			process.kill(-workers[victim]!.child.pid!, 'SIGKILL');
 			kills++;

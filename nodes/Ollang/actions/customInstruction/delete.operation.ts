@@ -9,7 +9,7 @@ import { instructionIdField } from './instructions';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Deletes the instruction permanently; orders created from now on no longer follow it.',
+		displayName: 'Deletes the instruction permanently; orders created from now on no longer follow it',
 		name: 'deleteNotice',
 		type: 'notice',
 		default: '',

@@ -18,20 +18,20 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create figma translation orders',
+				action: 'Create Figma translation orders',
 				description:
 					'Translate the texts of a Figma file: one order per target language (refused while one for the same file and language is in progress)',
 			},
 			{
-				name: 'Get Many By File',
+				name: 'Get Many',
 				value: 'getManyByFile',
-				action: 'Get the orders of a figma file',
+				action: 'Get many Figma orders of file',
 				description: 'List the orders of a Figma file, newest first, with status, language and review tag',
 			},
 			{
 				name: 'Get Status',
 				value: 'getStatus',
-				action: 'Get the status of a figma order',
+				action: 'Get status of Figma order',
 				description: 'Get the status of a Figma order; completedAt stays empty until it is done',
 			},
 		],
