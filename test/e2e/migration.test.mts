@@ -73,6 +73,24 @@ const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 const CHAT_MODEL_NODE = 'Chat model';
 const CHAT_MODEL_CREDENTIAL = { id: 'MigrationChatMdl', name: 'Chat model (migration report test)' };
 
+/**
+ * A workflow that is not ours and that one v3 rule does flag (an IF node, two outputs, with "Always Output Data"):
+ * it shows the report reads the saved workflows, so its silence about ours means something.
+ */
+const CONTROL_RULE = 'always-output-data-multi-output-v3';
+const CONTROL: WorkflowJson = {
+	id: 'MigrationControl',
+	name: 'Control: not ours (IF with Always Output Data)',
+	nodes: [
+		{ id: 'control-start', name: 'Start', type: MANUAL_TRIGGER, typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'control-if', name: 'If', type: 'n8n-nodes-base.if', typeVersion: 2, position: [240, 0], parameters: {}, alwaysOutputData: true },
+	],
+	connections: { Start: { main: [[{ node: 'If', type: 'main', index: 0 }]] } },
+	settings: { executionOrder: 'v1' },
+	active: false,
+	pinData: {},
+};
+
 const TRIGGER_EVENTS: Array<{ id: string; event: string; parameters: Json }> = [
 	{ id: 'MigrationTrig001', event: 'orderDeliveryEvent', parameters: { eventTypes: ['ai_delivered', 'order_delivered'], watch: 'recentOrders', lookbackDays: 7 } },
 	{ id: 'MigrationTrig002', event: 'qcEvaluationFinished', parameters: { watch: 'recentOrders', lookbackDays: 7 } },
@@ -123,11 +141,10 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		exampleNode(assistant, CHAT_MODEL_NODE).credentials = { openAiApi: CHAT_MODEL_CREDENTIAL };
 		await n8n.importCredentials([{ ...CHAT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-migration-report-test', url: 'http://127.0.0.1:9/v1' } }]);
 		saved.push(...examples, ...everyOperation, ...triggers);
-		await n8n.importWorkflows(saved);
-		// Published as a user publishes them; an example started only by hand (the memory import) cannot be, and is
-		// saved as a user imports it: the report reads every saved workflow.
+		await n8n.importWorkflows([...saved, CONTROL]);
+		// Published once n8n runs (below); an example started only by hand (the memory import) cannot be, and is saved
+		// as a user imports it: the report reads every saved workflow.
 		published.push(...saved.filter((workflow) => workflow.nodes.some((node) => /trigger|webhook/i.test(node.type) && node.type !== MANUAL_TRIGGER)));
-		for (const workflow of published) await n8n.publish(workflow.id);
 	});
 
 	after(async () => {
@@ -143,10 +160,15 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		server = await n8n.start(PREPARED_FOR_3);
 		cookie = await signIn(server.url);
 
-		// Every workflow is published and n8n activated it (the triggers' activation polls reached the sandbox).
+		// Published as the editor's Publish button does it (one CLI start per workflow would take minutes); n8n
+		// activates each at once (an activation that fails, e.g. a trigger's first poll, fails the request).
+		for (const workflow of published) {
+			const { versionId } = await restRequest<{ versionId: string }>(server.url, cookie, 'GET', `/rest/workflows/${workflow.id}`);
+			await restRequest(server.url, cookie, 'POST', `/rest/workflows/${workflow.id}/activate`, { versionId });
+		}
 		const inactive: string[] = [];
 		for (const workflow of published) {
-			const stored = await restRequest<{ active: boolean; nodes: Array<{ type: string }> }>(server.url, cookie, 'GET', `/rest/workflows/${workflow.id}`);
+			const stored = await restRequest<{ active: boolean }>(server.url, cookie, 'GET', `/rest/workflows/${workflow.id}`);
 			if (!stored.active) inactive.push(workflow.name);
 		}
 		assert.deepEqual(inactive, []);
@@ -158,20 +180,27 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		const report = await refreshReport();
 		assert.equal(report.targetVersion, 'v3');
 		const findings = [...report.workflowResults, ...report.instanceResults];
-		// Every workflow here is ours: any affected workflow is a finding about this package's workflows.
 		const affected = report.workflowResults.filter((rule) => (rule.nbAffectedWorkflows ?? 0) > 0);
 		const details = await Promise.all(affected.map(async (rule) => await restRequest<RuleResult>(server!.url, cookie, 'GET', `/rest/breaking-changes/report/${rule.ruleId}`)));
 		const instanceRules = report.instanceResults.map((rule) => rule.ruleId).sort();
 		console.log(
 			`migration report v3 (n8n ${report.currentVersion}${WITH_N8N_3_DEFAULTS ? ', 3.0 defaults' : ''}) over ${saved.length} workflows, ${published.length} published ` +
-				`(${operations.size} operations, ${nodeTypes.size} node type versions): ${report.workflowResults.length} workflow rules, ` +
+				`(${operations.size} operations, ${nodeTypes.size} node type versions): ${report.workflowResults.length} workflow rules with results (${affected.map((rule) => rule.ruleId).join(', ') || 'none'}), ` +
 				`${affected.length} with affected workflows; instance findings by rule: ${instanceRules.join(', ') || 'none'}`,
 		);
+		const ours = new Set(saved.map((workflow) => workflow.id));
 		assert.deepEqual(
-			details.map((rule) => ({ rule: rule.ruleId, workflows: (rule.affectedWorkflows ?? []).map((workflow) => `${workflow.name}: ${JSON.stringify(workflow.issues)}`) })),
+			details.flatMap((rule) =>
+				(rule.affectedWorkflows ?? []).filter((workflow) => ours.has(workflow.id)).map((workflow) => `${rule.ruleId}: ${workflow.name}: ${JSON.stringify(workflow.issues)}`),
+			),
 			[],
 		);
-		// No finding's text names the package, its node types or its credential type.
+		// The control is found: the report did read the saved workflows.
+		assert.deepEqual(
+			details.map((rule) => ({ rule: rule.ruleId, workflows: (rule.affectedWorkflows ?? []).map((workflow) => workflow.id) })),
+			[{ rule: CONTROL_RULE, workflows: [CONTROL.id] }],
+		);
+		// No finding's text names the package, its node types or its credential type (the control's names none).
 		const mentions = findings.filter((rule) => /ollang/i.test(JSON.stringify(rule))).map((rule) => rule.ruleId);
 		assert.deepEqual(mentions, []);
 
