@@ -91,6 +91,9 @@ const CONTROL: WorkflowJson = {
 	pinData: {},
 };
 
+/** One read, run with SSRF protection on. */
+const SSRF_WORKFLOW = stepsWorkflow('MigrationSsrf001', 'Migration: SSRF', [ollang('Get credit wallet', 'creditWallet', 'get')]);
+
 const TRIGGER_EVENTS: Array<{ id: string; event: string; parameters: Json }> = [
 	{ id: 'MigrationTrig001', event: 'orderDeliveryEvent', parameters: { eventTypes: ['ai_delivered', 'order_delivered'], watch: 'recentOrders', lookbackDays: 7 } },
 	{ id: 'MigrationTrig002', event: 'qcEvaluationFinished', parameters: { watch: 'recentOrders', lookbackDays: 7 } },
@@ -110,7 +113,6 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		sandbox = await SandboxClient.start();
 		n8n = N8nUserFolder.create('migration');
 		await n8n.install();
-		await n8n.importCredentials(testCredentials(sandbox));
 
 		const fixtures = await sandbox.fixtures();
 		// A real import job for the Memory Import Job Finished trigger to watch.
@@ -139,8 +141,12 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		// The assistant's chat model gets a credential, as its user gives it one (nothing calls the model here).
 		const assistant = examples.find((workflow) => workflow.nodes.some((node) => node.name === CHAT_MODEL_NODE))!;
 		exampleNode(assistant, CHAT_MODEL_NODE).credentials = { openAiApi: CHAT_MODEL_CREDENTIAL };
-		await n8n.importCredentials([{ ...CHAT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-migration-report-test', url: 'http://127.0.0.1:9/v1' } }]);
-		saved.push(...examples, ...everyOperation, ...triggers);
+		// One import of each kind: every n8n command starts n8n anew (tens of seconds on a busy machine).
+		await n8n.importCredentials([
+			...testCredentials(sandbox),
+			{ ...CHAT_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-migration-report-test', url: 'http://127.0.0.1:9/v1' } },
+		]);
+		saved.push(...examples, ...everyOperation, ...triggers, SSRF_WORKFLOW);
 		await n8n.importWorkflows([...saved, CONTROL]);
 		// Published once n8n runs (below); an example started only by hand (the memory import) cannot be, and is saved
 		// as a user imports it: the report reads every saved workflow.
@@ -222,8 +228,7 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 	});
 
 	it("is subject to n8n's SSRF protection: the sandbox's address blocked with an error naming it, allowed when listed", async () => {
-		const workflow = stepsWorkflow('MigrationSsrf001', 'Migration: SSRF', [ollang('Get credit wallet', 'creditWallet', 'get')]);
-		await n8n.importWorkflows([workflow]);
+		const workflow = SSRF_WORKFLOW;
 		const protection: N8nSettings = { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_BLOCKED_IP_RANGES: undefined, N8N_SSRF_ALLOWED_HOSTNAMES: undefined };
 		const walletRequests = async () => (await sandbox.requests()).filter((request) => request.path === '/integration/credits').length;
 
@@ -240,8 +245,8 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		assert.doesNotMatch(text, /attempts/);
 
 		const allowed = await n8n.execute(workflow.id, { ...protection, N8N_SSRF_ALLOWED_IP_RANGES: `${SANDBOX_HOST}/32` });
+		assert.equal(await walletRequests(), 1);
 		const [wallet] = allowed.data.resultData.runData['Get credit wallet'][0].data!.main[0]!;
 		assert.deepEqual(wallet.json, await sandbox.get('/integration/credits'));
-		assert.equal(await walletRequests(), 1);
 	});
 });
