@@ -165,7 +165,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const distinct = [...new Set(operations)].sort();
 		console.log(
 			`queue mode: ${operations.length} Ollang node runs (${distinct.length} operations) in ${resourceRuns.length} executions; ` +
-				`executions per worker: ${perWorker.join(' / ')}; XLSX ${fromN8n.rows.length} rows read back from the database binary store`,
+				`executions per worker: ${perWorker.join(' / ')}; XLSX ${fromN8n.rows.length} rows read back from the ${n8n.env.N8N_DEFAULT_BINARY_DATA_MODE} binary store`,
 		);
 		// Every operation the node offers ran on a worker (its description, from the package the processes load).
 		assert.deepEqual(distinct, offeredOperations());
