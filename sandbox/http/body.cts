@@ -56,8 +56,3 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 		throw shapeB(400, `Unexpected token in JSON body: ${(error as Error).message}`, 'Bad Request');
 	}
 }
-
-/** The real service answers 500 to a multipart upload sent without Content-Length (chunked). */
-export function isChunkedWithoutLength(req: IncomingMessage): boolean {
-	return req.headers['content-length'] === undefined && /chunked/i.test(req.headers['transfer-encoding'] ?? '');
-}
