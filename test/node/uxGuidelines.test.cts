@@ -97,7 +97,8 @@ function titleCaseViolations(text: string): string[] {
 
 /** Text between quotes or code marks, which may name things as they are spelled elsewhere. */
 function withoutQuoted(text: string): string {
-	return text.replace(/"[^"]*"|'[^']*'|`[^`]*`|‘[^’]*’|“[^”]*”/g, ' ');
+	// n8n's own settings are named as n8n spells them.
+	return text.replace(/"[^"]*"|'[^']*'|`[^`]*`|‘[^’]*’|“[^”]*”|Retry On Fail|Continue On Fail|Always Output Data|Execute Once/g, ' ');
 }
 
 /** Names of our own parameters, options and resources, which a sentence may refer to by their capitalised name. */
@@ -284,7 +285,8 @@ describe('UX guidelines: structure', () => {
 	});
 
 	it('keeps every secret in a password field', () => {
-		const secrets = parameters.filter(({ property }) => /key|secret|token|password/i.test(property.name) && property.type === 'string' && !/fileKey|^key$/.test(property.name));
+		// Credentials and tokens; not a Figma file key, an instruction's machine key or an idempotency key.
+		const secrets = parameters.filter(({ property }) => /(api|access|private|secret)Key|secret|token|password/i.test(property.name) && property.type === 'string');
 		expect(secrets.map(({ property }) => property.name)).toContain('apiKey');
 		expect(secrets.filter(({ property }) => property.typeOptions?.password !== true).map(({ where }) => where)).toEqual([]);
 	});
