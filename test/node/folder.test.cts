@@ -107,7 +107,7 @@ describe('Folder > Attach Document by URL', () => {
 	});
 });
 
-describe('Folder > List Documents', () => {
+describe('Folder > Get Many Documents', () => {
 	it('lists the documents of the folder; Limit keeps the first ones', async () => {
 		const folderId = sandbox().fixtures.folders.readOnlyForMember;
 
@@ -174,7 +174,7 @@ describe('Folder > Upload Document', () => {
 	});
 });
 
-describe('Folder > Remove Document', () => {
+describe('Folder > Delete Document', () => {
 	it('removes the document; removing it again (a 404, and the folder no longer lists it) reads as already applied', async () => {
 		const folderId = sandbox().fixtures.folders.writable;
 		const documentId = sandbox().fixtures.folderDocs.writable[0];

@@ -10,7 +10,7 @@ import { fetchInstructions, instructionIdField } from './instructions';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Deletes the instruction permanently; orders created from now on no longer follow it.',
+		displayName: 'Deletes the instruction permanently; orders created from now on no longer follow it',
 		name: 'deleteNotice',
 		type: 'notice',
 		default: '',
