@@ -343,6 +343,38 @@ function scaleSection(result) {
 	return { rows, header: ['lines', 'requests', 'wall time', 'per 1,000 lines', 'n8n peak growth', 'peak growth per line'], goals, notes };
 }
 
+function queueSection(result) {
+	const [regular, queue] = result.modes;
+	const spread = (mode) => (mode.perWorker ? `${mode.perWorker.join(' / ')}${mode.onNoWorker ? ` (${mode.onNoWorker} by no worker)` : ''}` : 'the main runs them');
+	const failuresCell = (mode) => (mode.failures > 0 ? `${mode.failures} (${mode.firstProblem})` : '0');
+	const rows = result.modes.map((mode) => [
+		mode.mode === 'regular' ? 'regular mode: one main process' : `queue mode: main + ${result.workers} workers (Redis)`,
+		`${thousands(mode.finished)} of ${thousands(mode.executions)}`,
+		String(mode.concurrency),
+		ms(mode.wallMs),
+		mode.perSecond.toFixed(2),
+		failuresCell(mode),
+		thousands(mode.requests),
+		spread(mode),
+	]);
+	const failures = regular.failures + queue.failures;
+	const goals = [
+		{
+			scenario: '8. Queue mode',
+			goal: `${thousands(result.executions)} executions in each mode, failures 0`,
+			figure: `regular ${regular.perSecond.toFixed(2)}/s, queue mode over ${result.workers} workers ${queue.perSecond.toFixed(2)}/s (${ratio(queue.perSecond / regular.perSecond)}); failures ${regular.failures} and ${queue.failures}; per worker ${spread(queue)}`,
+			met: failures === 0,
+			why: `Failed executions: regular mode ${failuresCell(regular)}, queue mode ${failuresCell(queue)}. Read the n8n processes' output for the cause.`,
+		},
+	];
+	const notes = [
+		`Each execution is one POST to a production webhook (Webhook > Ollang Order > Get of the order in the body), ${result.concurrency} requests at a time; the Webhook answers when the workflow has finished ("When Last Node Finishes"), and the answer must be the order asked for. Wall time: first request to the last execution finished (the later of the last answer and the latest stop time n8n recorded); executions per second = executions recorded / wall time.`,
+		`Both modes use the same private PostgreSQL (n8n's executions are saved, as by default); queue mode adds Redis and ${result.workers} \`n8n worker\` processes (concurrency 10 each) beside the main, all started and stopped by process id (scripts/n8n/queue-mode.mjs, as the queue-mode e2e suite). "Failures": executions not recorded as success, or answers that were not the order.`,
+		'Spread: executions per worker, from each worker\'s "Worker started execution" log lines. On this 2-core machine the main, the workers, PostgreSQL, Redis, the sandbox and the driver share the same cores, so queue mode shows how the work is spread and that nothing is lost, not the throughput of workers on machines of their own.',
+	];
+	return { rows, header: ['mode', 'executions finished', 'at a time', 'wall time', 'executions per second', 'failures', 'API requests', 'executions per worker'], goals, notes };
+}
+
 const SECTION_BUILDERS = {
 	consumption: consumptionSection,
 	memory: (result, context) => importSection(result, context, 'memory'),
@@ -351,9 +383,13 @@ const SECTION_BUILDERS = {
 	trigger: triggerSection,
 	perItem: perItemSection,
 	scale: scaleSection,
+	queue: queueSection,
 };
 
 function runDetails(result) {
+	if (result.modes) {
+		return result.modes.map((mode) => `- ${mode.mode}: ${Math.round(mode.wallMs)} ms, ${JSON.stringify(mode.byStatus)}, ${mode.requests} req${mode.perWorker ? `, per worker ${mode.perWorker.join('/')}` : ''}`).join('\n');
+	}
 	if (result.points) {
 		return result.points.map((point) => `- ${point.lines} lines: ${point.ok ? `${Math.round(point.ms)} ms/${point.requests} req/+${(point.peakKiB / 1024).toFixed(0)} MiB` : `failed: ${point.problem}`}`).join('\n');
 	}
