@@ -5,8 +5,9 @@ import { CREDENTIAL_TYPE } from '../Ollang/transport';
 
 /**
  * Which account the trigger's cursors belong to. The API has no route that names the account, so the credential's
- * base URL and key stand for it. Only a one-way digest is kept: SHA-256, salted with the workflow and node ids (so
- * the same key gives unrelated values in different triggers) and cut to 128 bits. An API key is long and random,
+ * base URL and key stand for it. Only a one-way digest is kept: SHA-256, salted with the node's id (so the same
+ * key gives unrelated values in different triggers; the id stays when the workflow is exported and imported again)
+ * and cut to 128 bits. An API key is long and random,
  * so the digest cannot be turned back into it; it is never logged. A new key of the same account also counts as
  * another account (nothing tells them apart).
  */
@@ -15,7 +16,7 @@ export async function accountDigest(this: IPollFunctions): Promise<string> {
 	const baseUrl = String(credentials.baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
-	const salt = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	const salt = this.getNode().id;
 	return createHash('sha256')
 		.update(`${salt}\n${baseUrl}\n${String(credentials.apiKey ?? '')}`)
 		.digest('hex')
