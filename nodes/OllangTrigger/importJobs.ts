@@ -10,6 +10,9 @@ import type { PollOutcome, PollSession } from './pollSession';
 import { asNodeError, failureKind, recordPollTime } from './pollSession';
 import type { TriggerState } from './state';
 
+/** Finished jobs kept in the state after their id was removed from the list. */
+const REMEMBERED_REMOVED_JOBS = 100;
+
 /** Jobs read by "Fetch Test Event". */
 const SAMPLE_JOBS = 10;
 
@@ -93,8 +96,15 @@ export async function pollImportJobs(
 	isBaselinePoll: boolean,
 ): Promise<PollOutcome> {
 	const given = new Set(config.jobs.map((job) => job.jobId));
+	// Finished jobs no longer given are remembered a while (the most recent ones), so one given again is not
+	// emitted again: a failure carries no time that would tell.
+	let removed = [...state.finishedJobs].filter((jobId) => !given.has(jobId)).length;
 	for (const jobId of state.finishedJobs) {
-		if (!given.has(jobId)) state.finishedJobs.delete(jobId);
+		if (removed <= REMEMBERED_REMOVED_JOBS) break;
+		if (!given.has(jobId)) {
+			state.finishedJobs.delete(jobId);
+			removed--;
+		}
 	}
 	const addedSince = isBaselinePoll ? state.since : state.serviceTime;
 	for (const jobId of state.jobsSince.keys()) {
