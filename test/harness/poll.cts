@@ -278,9 +278,13 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 			parents.push(current.memoryPoll);
 			defaultPollNumber = number;
 		}
+		const before = persistence === 'default' ? JSON.stringify(current.workflow.getStaticData('node', node)) : '';
 		await current.execute(run, isActivationPoll);
-		// The node commits its state in one step at the end of the poll: until then memory holds the previous one.
-		if (persistence === 'default') current.memoryPoll = number;
+		// The node commits its state in one step at the end of the poll: until then memory holds the previous one. A
+		// poll that changed nothing (it stood down) leaves the previous one.
+		if (persistence === 'default' && JSON.stringify(current.workflow.getStaticData('node', node)) !== before) {
+			current.memoryPoll = number;
+		}
 		// ActiveWorkflowManager.add saves the static data once the activation (and its poll) succeeded.
 		if (isActivationPoll && !run.error) saveStaticData(current.workflow);
 		return settle(run);

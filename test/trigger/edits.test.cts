@@ -87,6 +87,8 @@ interface Figures {
 	unexpected: number;
 	/** Emitted though not required: an order at the edge of a look-back window, or a failed job. */
 	optional: number;
+	/** What went wrong, to trace it: each missed, duplicated or unexpected item with its time and the polls around it. */
+	traces: string[];
 }
 
 /** A random edit of what is watched. */
@@ -162,7 +164,7 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 	/** Per poll number (as the runner counts them): its service time and the configuration it ran with. */
 	const polls: Array<{ at: number; config: Config }> = [{ at: activatedAt, config }];
 	const emitted: string[] = [];
-	const figures: Figures = { edits: 0, editsDuringPolls: 0, restarts: 0, expected: 0, emitted: 0, missed: 0, duplicated: 0, unexpected: 0, optional: 0 };
+	const figures: Figures = { edits: 0, editsDuringPolls: 0, restarts: 0, expected: 0, emitted: 0, missed: 0, duplicated: 0, unexpected: 0, optional: 0, traces: [] };
 	const idOf = (item: IDataObject) => String(kind === 'jobs' ? item.jobId : item.eventId);
 	const poll = async () => {
 		polls.push({ at: target.clock.now().getTime(), config });
@@ -291,6 +293,12 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 			allowed = verdicts.length > 0 && verdicts[0] !== 'no';
 		}
 		const count = counts.get(happening.id) ?? 0;
+		if ((required && count === 0) || count > 1 || (count > 0 && !allowed)) {
+			const around = lineage
+				.filter((number) => Math.abs(polls[number].at - happening.at) < 3 * 3_600_000)
+				.map((number) => `#${number} ${new Date(polls[number].at).toISOString()} ${JSON.stringify(polls[number].config)}`);
+			figures.traces.push(`${happening.id} ${happening.type ?? ''} at ${new Date(happening.at).toISOString()} emitted ${count}x, required ${required}, allowed ${allowed}; kept polls around it: ${around.join(' | ')}`);
+		}
 		if (required) figures.expected++;
 		if (count > 0) figures.emitted++;
 		if (required && count === 0) figures.missed++;
@@ -322,7 +330,8 @@ describe.each<[Kind, PersistenceMode]>([
 		console.log(
 			`edits (${kind}, ${persistence} persistence, seed ${seed}): ${figures.edits} edits (${figures.editsDuringPolls} during a poll), ` +
 				`${figures.restarts} restarts; expected ${figures.expected}, emitted ${figures.emitted}, missed ${figures.missed}, ` +
-				`duplicated ${figures.duplicated}, unexpected ${figures.unexpected}; emitted where either was right (window edge, failed job) ${figures.optional}`,
+				`duplicated ${figures.duplicated}, unexpected ${figures.unexpected}; emitted where either was right (window edge, failed job) ${figures.optional}` +
+				figures.traces.map((trace) => `\n  ${trace}`).join(''),
 		);
 		expect({ missed: figures.missed, duplicated: figures.duplicated, unexpected: figures.unexpected }).toEqual({ missed: 0, duplicated: 0, unexpected: 0 });
 		// The schedule did what it is for.
