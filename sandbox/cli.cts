@@ -1,11 +1,22 @@
 import { parseArgs } from 'node:util';
+import { DRIFT_MODES, type DriftMode, isDriftMode } from './drift.cts';
 import { startSandbox, type SandboxOptions } from './index.cts';
 
 /**
- * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO]`
+ * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]`
  * Prints the base URL and keys for people, and one `SANDBOX_READY {json}` line for scripts.
  */
-const USAGE = 'usage: npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO]';
+const USAGE = `usage: npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
+  drift modes (answer as a changed or hostile service would, for npm run contract):
+${Object.entries(DRIFT_MODES).map(([mode, what]) => `    ${mode}: ${what}`).join('\n')}`;
+
+function driftFlag(value: string | undefined): DriftMode[] | undefined {
+	if (value === undefined) return undefined;
+	const modes = value.split(',').map((mode) => mode.trim()).filter((mode) => mode !== '');
+	const unknown = modes.filter((mode) => !isDriftMode(mode));
+	if (unknown.length > 0 || modes.length === 0) throw new Error(`--drift must be one or more of ${Object.keys(DRIFT_MODES).join(', ')}, got "${value}"`);
+	return modes as DriftMode[];
+}
 
 function numberFlag(name: string, value: string | undefined, min: number): number | undefined {
 	if (value === undefined) return undefined;
@@ -26,6 +37,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 			realtime: { type: 'string' },
 			latency: { type: 'string' },
 			'start-at': { type: 'string' },
+			drift: { type: 'string' },
 			help: { type: 'boolean' },
 		},
 		strict: true,
@@ -46,6 +58,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 		realtime: speed === undefined ? false : { speed },
 		latencyMs: numberFlag('latency', values.latency, 0),
 		startAt: values['start-at'],
+		drift: driftFlag(values.drift),
 	};
 }
 
@@ -65,6 +78,7 @@ async function main(): Promise<void> {
 	console.log(`  X-Api-Key billing (client_accessBillings): ${keys.billing}`);
 	console.log(`  X-Api-Key member  (no role):               ${keys.member}`);
 	console.log(`  admin: ${baseUrl}/__sandbox/info`);
+	if (options.drift) console.log(`  drift: ${options.drift.map((mode) => `${mode} (${DRIFT_MODES[mode]})`).join('; ')}`);
 	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl, keys })}`);
 
 	const stop = () => {

@@ -14,6 +14,7 @@ import { projectRoutes } from './api/projects.cts';
 import { revisionRoutes } from './api/revisions.cts';
 import { uploadRoutes } from './api/uploads.cts';
 import { minutesToMs, SimClock } from './core/clock.cts';
+import { applyDrift, type DriftMode, driftUsers } from './drift.cts';
 import { IdFactory } from './core/ids.cts';
 import { Rng } from './core/rng.cts';
 import { FaultInjector, type FaultRule } from './faults.cts';
@@ -25,6 +26,8 @@ import { createSimulate, type Simulate } from './simulate.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 import type { ProgressionSettings, World } from './world.cts';
 
+export type { DriftMode } from './drift.cts';
+export { DRIFT_MODES } from './drift.cts';
 export type { FaultRule } from './faults.cts';
 export type { RequestFilter, RequestRecord } from './requestLog.cts';
 export type { VolumeConfig } from './seed.cts';
@@ -73,6 +76,8 @@ export interface SandboxOptions {
 	/** Chance that a memory import job fails (default 0); vectorization likewise. */
 	jobFailureRate?: number;
 	vectorizationFailureRate?: number;
+	/** Answer as a changed or hostile service would (sandbox/drift.cts), for the contract check's tests. */
+	drift?: DriftMode[];
 }
 
 export interface Sandbox {
@@ -156,6 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		latencyMs = ms;
 	};
 	const closing = new AbortController();
+	const drift = options.drift ?? [];
 
 	const api = new Router<ApiRoute>();
 	for (const route of API_ROUTES) api.add(route);
@@ -173,7 +179,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	for (const route of adminRoutes({ world, faults, requests, simulate, info, setLatency, latencyMs: () => latencyMs })) admin.add(route);
 
 	const server: Server = createServer(
-		createRequestHandler({ world, api, admin, faults, requests, keys: seeded.usersByKey, latencyMs: () => latencyMs, signal: closing.signal, quiet: options.quiet ?? false }),
+		createRequestHandler({
+			world,
+			api,
+			admin,
+			faults,
+			requests,
+			keys: driftUsers(drift, seeded.usersByKey),
+			latencyMs: () => latencyMs,
+			signal: closing.signal,
+			quiet: options.quiet ?? false,
+			drift: drift.length > 0 ? (method, pattern, pathname, reply) => applyDrift(drift, method, pattern, pathname, reply) : undefined,
+		}),
 	);
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

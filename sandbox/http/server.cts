@@ -57,6 +57,8 @@ export interface ServerDeps {
 	/** Aborted when the sandbox closes, so pending waits end at once. */
 	signal: AbortSignal;
 	quiet: boolean;
+	/** Drift modes (sandbox/drift.cts): changes a route's reply as a changed or hostile service would. */
+	drift?: (method: string, pattern: string | null, pathname: string, reply: Reply) => Reply;
 }
 
 export const ADMIN_PREFIX = '/__sandbox/';
@@ -108,6 +110,7 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 	} catch (error) {
 		reply = errorReply(toApiError(error, deps));
 	}
+	if (deps.drift) reply = deps.drift(method, match?.route.pattern ?? null, pathname, reply);
 
 	if (await applyFaults(deps, 'after', method, pathname, req, res, record)) return;
 	await send(res, reply);

@@ -13,6 +13,8 @@ import { dirname, join } from 'node:path';
 import { inspect } from 'node:util';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import type { FaultRule, Sandbox } from '../../sandbox/index.cts';
+import { runContractCheck } from '../../contract/check.cts';
+import { operationLines, summaryLine } from '../../contract/format.cts';
 import { runNode } from '../harness/engine.cts';
 import type { RunNodeResult } from '../harness/engine.cts';
 import { Container, credentialTypes, nodeTypes, OLLANG_CREDENTIAL_TYPE, OLLANG_NODE_TYPE } from '../harness/runtime.cts';
@@ -231,6 +233,21 @@ describe('the API key appears nowhere n8n keeps or prints', () => {
 			items: [{ json: { orderId: `../${'x'.repeat(4)}` } }],
 		});
 		expect(errorOf(result)?.name).toBe('NodeOperationError');
+	});
+
+	it('the contract check (npm run contract): its report and terminal lines, against every echoing server', async () => {
+		for (const echo of ECHOES) {
+			const server = await startEcho(echo.answer);
+			try {
+				const report = await runContractCheck({ baseUrl: server.baseUrl, apiKey: CANARY_KEY });
+				scan(`contract check, ${echo.name}: report`, JSON.stringify(report), [CANARY_KEY]);
+				scan(`contract check, ${echo.name}: terminal`, [...report.operations.flatMap(operationLines), report.fatal ?? '', summaryLine(report)].join('\n'), [CANARY_KEY]);
+				figures.add('contract check runs scanned');
+			} finally {
+				await server.close();
+			}
+		}
+		expect([...new Set(scanned.leaks)]).toEqual([]);
 	});
 
 	it('the node and credential descriptions', () => {

@@ -108,7 +108,8 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-const LINE_FIELDS = [
+/** The line's fields Simplify keeps (test/contract checks each against the contract), and createdBy.name. */
+export const LINE_FIELDS = [
 	'id',
 	'orderId',
 	'orderName',

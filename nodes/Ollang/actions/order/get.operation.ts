@@ -17,20 +17,30 @@ const properties: INodeProperties[] = [
 	),
 ];
 
+/** The answer's fields Simplify keeps (test/contract checks each against the contract's order schema). */
+export const SIMPLIFIED_ORDER_FIELDS = {
+	order: [...orderOwnFields, 'vttUrl'],
+	orderDocs: ['type', 'name', 'url'],
+	deliveryEvents: ['type', 'occurredAt'],
+	latestEvaluation: ['id', 'isLoading', 'textSummary'],
+	scores: ['name', 'value'],
+} as const;
+
 /** What a person or a model asks about an order, without the raw lists and finance data. */
 function simplifyOrder(order: IDataObject): IDataObject {
+	const fields = SIMPLIFIED_ORDER_FIELDS;
 	const events = records(order.deliveryEvents);
 	const lastEvent = events[events.length - 1];
 	const evaluation = order.latestEvaluation;
 	return {
-		...pick(order, [...orderOwnFields, 'vttUrl']),
-		documents: records(order.orderDocs).map((doc) => pick(doc, ['type', 'name', 'url'])),
+		...pick(order, fields.order),
+		documents: records(order.orderDocs).map((doc) => pick(doc, fields.orderDocs)),
 		deliveryEventCount: events.length,
-		lastDeliveryEvent: lastEvent ? pick(lastEvent, ['type', 'occurredAt']) : null,
+		lastDeliveryEvent: lastEvent ? pick(lastEvent, fields.deliveryEvents) : null,
 		qcEvaluation: isRecord(evaluation)
 			? {
-					...pick(evaluation, ['id', 'isLoading', 'textSummary']),
-					scores: records(evaluation.scores).map((score) => pick(score, ['name', 'value'])),
+					...pick(evaluation, fields.latestEvaluation),
+					scores: records(evaluation.scores).map((score) => pick(score, fields.scores)),
 				}
 			: null,
 	};
