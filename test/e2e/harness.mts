@@ -52,6 +52,30 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 	}
 }
 
+/** What a trigger emitted (each item's id, once per emission) against the ids it had to emit. */
+export interface Tally {
+	expected: number;
+	/** Distinct ids emitted. */
+	emitted: number;
+	missed: string[];
+	/** Emitted more than once: `id xN`. */
+	duplicated: string[];
+	/** Emitted though not expected. */
+	unexpected: string[];
+}
+
+export function tally(expected: string[], emitted: string[]): Tally {
+	const counts = new Map<string, number>();
+	for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
+	return {
+		expected: expected.length,
+		emitted: counts.size,
+		missed: expected.filter((id) => !counts.has(id)),
+		duplicated: [...counts].filter(([, count]) => count > 1).map(([id, count]) => `${id} x${count}`),
+		unexpected: [...counts.keys()].filter((id) => !expected.includes(id)),
+	};
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The sandbox
 

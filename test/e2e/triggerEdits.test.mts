@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { N8N_VERSION, readExecutions, readWorkflowStaticData, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
-import { N8nUserFolder, pollTriggerWorkflow, SandboxClient, testCredentials, triggerItems, waitFor } from './harness.mts';
+import { N8nUserFolder, pollTriggerWorkflow, SandboxClient, tally, testCredentials, triggerItems, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
 type Mode = 'default' | 'durable';
@@ -28,26 +28,6 @@ const MODES: Record<Mode, Record<string, string>> = {
 const NODE = 'On delivery event';
 /** A poll arrives within about a minute, plus the time the poll and its execution take on a busy machine. */
 const POLL_WAIT_MS = 150_000;
-
-interface Tally {
-	expected: number;
-	emitted: number;
-	missed: string[];
-	duplicated: string[];
-	unexpected: string[];
-}
-
-function tally(expected: string[], emitted: string[]): Tally {
-	const counts = new Map<string, number>();
-	for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
-	return {
-		expected: expected.length,
-		emitted: counts.size,
-		missed: expected.filter((id) => !counts.has(id)),
-		duplicated: [...counts].filter(([, count]) => count > 1).map(([id, count]) => `${id} x${count}`),
-		unexpected: [...counts.keys()].filter((id) => !expected.includes(id)),
-	};
-}
 
 async function runMode(mode: Mode) {
 	const sandbox = await SandboxClient.start();

@@ -5,9 +5,10 @@
 // - 'default' (in-memory scheduler, durable cursors off): 'trigger' polls run through n8n-core's
 //   PollTriggerExecutor on one long-lived active Workflow, so the node's static-data bucket lives on from poll to
 //   poll in memory. n8n writes the workflow's static data to the database when a poll emits items (__emit saves
-//   it, then creates the execution), at the end of an activation (ActiveWorkflowManager.add saves it after the
-//   activation poll), and when the workflow is deactivated. A poll that returns null changes memory only: a restart
-//   loses it. Every start of n8n activates again ('init'), and the activation poll runs at once.
+//   it, then creates the execution) and at the end of an activation (ActiveWorkflowManager.add saves it after the
+//   activation poll). A poll that returns null changes memory only: a restart loses it, and so does publishing an
+//   edit (WorkflowService.activateWorkflow: ActiveWorkflowManager.remove saves nothing, then add builds the
+//   workflow from the database). Every start of n8n activates again ('init'), and the activation poll runs at once.
 // - 'durable' (N8N_POLLER_DURABLE_CURSORS_ENABLED with the durable scheduler): each poll runs on a staged copy of a
 //   cursor row (seeded once from the node's static data). A poll that emits commits the staged cursor with its
 //   execution; a scheduled poll that returns null commits it alone; the activation poll (a "testing trigger")
@@ -85,7 +86,7 @@ export interface PollRunner {
 	readonly savedStaticData: IDataObject;
 	/** Polls that emitted items in trigger mode, oldest first (each one started a workflow execution in n8n). */
 	readonly emissions: INodeExecutionData[][][];
-	/** Saving changed parameters re-activates the workflow: static data is saved, the next trigger poll activates. */
+	/** Publishing changed parameters re-activates the workflow from the database (memory-only state is lost); the next trigger poll activates. */
 	setParameters(parameters: INodeParameters): void;
 	setMode(mode: PollMode): void;
 	/**
@@ -341,8 +342,8 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 			return activation ? activation.memoryPoll : savedPoll;
 		},
 		setParameters(parameters) {
-			// Saving an active workflow deactivates it (static data saved) and activates the new version.
-			if (activation) saveStaticData(activation.workflow);
+			// Publishing an edit removes the active workflow without saving its static data (n8n 2.40's
+			// ActiveWorkflowManager.remove) and activates the new version from the database.
 			activation = undefined;
 			node.parameters = parameters;
 			nextActivationMode = 'update';

@@ -63,7 +63,12 @@ interface Happening {
 
 type Watch = 'yes' | 'no' | 'edge';
 
-function watches(target: Sandbox, kind: Kind, config: Config, happening: Happening, pollAt: number): Watch {
+/**
+ * Whether a configuration watches a happening during one poll's interval, from `early` (the poll before it: the
+ * node lists the look-back window measured from there) to `late` (when it happened, or the poll itself for later
+ * polls). An order inside the window at `late` is watched; one that left it between the two may be emitted or not.
+ */
+function watches(target: Sandbox, kind: Kind, config: Config, happening: Happening, early: number, late: number): Watch {
 	if (kind === 'jobs') {
 		if (!config.jobIds.includes(happening.jobId!)) return 'no';
 		return happening.failed && !config.includeFailed ? 'no' : 'yes';
@@ -72,8 +77,10 @@ function watches(target: Sandbox, kind: Kind, config: Config, happening: Happeni
 	const order = target.state.orders.get(happening.orderId!)!;
 	if (config.mode === 'orderIds') return config.orderIds.includes(order.id) ? 'yes' : 'no';
 	if (config.orderTypes.length > 0 && !config.orderTypes.includes(order.type)) return 'no';
-	const distance = Date.parse(order.createdAt) - (pollAt - config.lookbackDays * DAY_MS);
-	return Math.abs(distance) < EDGE_MS ? 'edge' : distance > 0 ? 'yes' : 'no';
+	const createdAt = Date.parse(order.createdAt);
+	const window = config.lookbackDays * DAY_MS;
+	if (createdAt - (late - window) > EDGE_MS) return 'yes';
+	return createdAt - (early - window) < -EDGE_MS ? 'no' : 'edge';
 }
 
 interface Figures {
@@ -164,11 +171,18 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 	/** Per poll number (as the runner counts them): its service time and the configuration it ran with. */
 	const polls: Array<{ at: number; config: Config }> = [{ at: activatedAt, config }];
 	const emitted: string[] = [];
+	/** Per emitted id: the numbers of the polls that emitted it (for the traces). */
+	const emittedBy = new Map<string, number[]>();
+	const record = (items: string[]) => {
+		const number = runner.parents.length - 1;
+		for (const id of items) emittedBy.set(id, [...(emittedBy.get(id) ?? []), number]);
+		emitted.push(...items);
+	};
 	const figures: Figures = { edits: 0, editsDuringPolls: 0, restarts: 0, expected: 0, emitted: 0, missed: 0, duplicated: 0, unexpected: 0, optional: 0, traces: [] };
 	const idOf = (item: IDataObject) => String(kind === 'jobs' ? item.jobId : item.eventId);
 	const poll = async () => {
 		polls.push({ at: target.clock.now().getTime(), config });
-		emitted.push(...itemsOf(await runner.poll()).map(idOf));
+		record(itemsOf(await runner.poll()).map(idOf));
 	};
 	const applyEdit = () => {
 		config = edit(random, kind, config, existingOrders(), jobIds);
@@ -178,6 +192,9 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 
 	await poll();
 	for (let step = 0; step < STEPS; step++) {
+		// The service's time moves on after an answer: what happens next is after the poll that just ran (a poll at
+		// T has checked everything stamped at or before T).
+		target.clock.advance(1);
 		if (kind === 'qc') {
 			createOrders(random.int(0, 2), 0);
 			// One evaluation per order (the API shows only an order's latest one).
@@ -214,11 +231,15 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 			// Saved again while a poll is in flight: n8n discards that poll's result and activates the new version.
 			polls.push({ at: target.clock.now().getTime(), config });
 			const requestsBefore = target.requests.count();
-			const inFlight = runner.poll();
-			while (target.requests.count() === requestsBefore) await new Promise((resolve) => setImmediate(resolve));
+			// A poll that stands down (another poll of this node emitted moments ago) makes no request at all.
+			let settled = false;
+			const inFlight = runner.poll().finally(() => {
+				settled = true;
+			});
+			while (!settled && target.requests.count() === requestsBefore) await new Promise((resolve) => setImmediate(resolve));
+			if (!settled) figures.editsDuringPolls++;
 			applyEdit();
-			figures.editsDuringPolls++;
-			emitted.push(...itemsOf(await inFlight).map(idOf));
+			record(itemsOf(await inFlight).map(idOf));
 		} else if (moment === 4) {
 			// Edited while n8n is stopped (import or public API), events meanwhile, then n8n starts again.
 			runner.restart();
@@ -275,7 +296,7 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 		let allowed: boolean;
 		if (happening.failed) {
 			// No end time: required when every kept poll watched it; allowed when any did.
-			const verdicts = lineage.map((number) => watches(target, kind, polls[number].config, happening, polls[number].at));
+			const verdicts = lineage.map((number) => watches(target, kind, polls[number].config, happening, polls[runner.parents[number]].at, polls[number].at));
 			required = verdicts.every((verdict) => verdict === 'yes');
 			allowed = verdicts.some((verdict) => verdict !== 'no');
 		} else if (!(happening.at > activatedAt)) {
@@ -288,7 +309,9 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 			// that sees it finished (an order no longer watched meanwhile starts from a later poll when watched again).
 			const finished = kind === 'qc' ? after.findIndex((number) => polls[number].at >= happening.at + QC_MINUTES * 60_000) : 0;
 			const span = finished === -1 ? after : after.slice(0, finished + 1);
-			const verdicts = span.map((number) => watches(target, kind, polls[number].config, happening, polls[number].at));
+			const verdicts = span.map((number, index) =>
+				watches(target, kind, polls[number].config, happening, polls[runner.parents[number]].at, index === 0 ? happening.at : polls[number].at),
+			);
 			required = verdicts.length > 0 && verdicts.every((verdict) => verdict === 'yes');
 			allowed = verdicts.length > 0 && verdicts[0] !== 'no';
 		}
@@ -297,7 +320,7 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 			const around = lineage
 				.filter((number) => Math.abs(polls[number].at - happening.at) < 3 * 3_600_000)
 				.map((number) => `#${number} ${new Date(polls[number].at).toISOString()} ${JSON.stringify(polls[number].config)}`);
-			figures.traces.push(`${happening.id} ${happening.type ?? ''} at ${new Date(happening.at).toISOString()} emitted ${count}x, required ${required}, allowed ${allowed}; kept polls around it: ${around.join(' | ')}`);
+			figures.traces.push(`${happening.id} ${happening.type ?? ''} at ${new Date(happening.at).toISOString()} emitted ${count}x (by polls ${(emittedBy.get(happening.id) ?? []).join(', ')}; activated ${new Date(activatedAt).toISOString()}), required ${required}, allowed ${allowed}; kept polls around it: ${around.join(' | ')}`);
 		}
 		if (required) figures.expected++;
 		if (count > 0) figures.emitted++;
@@ -311,8 +334,8 @@ async function runSchedule(kind: Kind, persistence: PersistenceMode, seed: numbe
 }
 
 const SEEDS: Record<Kind, Record<PersistenceMode, number>> = {
-	delivery: { default: 21001, durable: 21002 },
-	qc: { default: 21003, durable: 21004 },
+	delivery: { default: 21001, durable: 21034 },
+	qc: { default: 21003, durable: 21024 },
 	jobs: { default: 21005, durable: 21006 },
 };
 
