@@ -2,8 +2,8 @@
 // what the bench measures from inside the process that runs the workflow, without touching n8n or the node:
 // - workflow.preExecute: resets the process's peak resident set size (VmHWM, by writing 5 to
 //   /proc/self/clear_refs) and reads the resident size, so the later peak belongs to this execution and not to
-//   n8n's own start-up (loading every node type, database migrations);
-// - workflow.postExecute: reads the peak again and writes a summary of the run (per node: start time,
+//   n8n's own start-up (loading every node type, database migrations), and the process's CPU time so far;
+// - workflow.postExecute: reads the peak and the CPU time again and writes a summary of the run (per node: start time,
 //   execution time, items out, error) as JSON to $OLLANG_BENCH_REPORT_FILE.
 // n8n `require`s this file itself, so it is CommonJS with builtins only.
 'use strict';
@@ -28,6 +28,11 @@ function resetPeak() {
 		// Kernels before 4.0 or a locked-down /proc: the peak then includes n8n's start-up, which the report says.
 		return false;
 	}
+}
+
+/** The monotonic clock V8's CPU profiles stamp their samples with, in microseconds: to find the run in a profile. */
+function monotonicMicros() {
+	return Number(process.hrtime.bigint() / 1000n);
 }
 
 let atStart;
@@ -67,14 +72,14 @@ module.exports = {
 		preExecute: [
 			async function benchPreExecute() {
 				const peakReset = resetPeak();
-				atStart = { at: Date.now(), peakReset, ...residentKiB(), memoryUsage: process.memoryUsage() };
+				atStart = { at: Date.now(), peakReset, ...residentKiB(), memoryUsage: process.memoryUsage(), cpu: process.cpuUsage(), monotonicMicros: monotonicMicros() };
 			},
 		],
 		postExecute: [
 			async function benchPostExecute(fullRunData) {
 				const reportFile = process.env.OLLANG_BENCH_REPORT_FILE;
 				if (!reportFile) return;
-				const atEnd = { at: Date.now(), ...residentKiB(), memoryUsage: process.memoryUsage() };
+				const atEnd = { at: Date.now(), ...residentKiB(), memoryUsage: process.memoryUsage(), cpu: process.cpuUsage(), monotonicMicros: monotonicMicros() };
 				const resultData = fullRunData?.data?.resultData ?? {};
 				const report = {
 					pid: process.pid,

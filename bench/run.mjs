@@ -1,23 +1,26 @@
 #!/usr/bin/env node
 // `npm run bench`: the Ollang node beside n8n's HTTP Request node, in the same run, on the same sandbox, in a real
 // n8n process; and against the limits the API allows. Prints a table and writes it, with the machine, to
-// bench/RESULTS.md. Not part of `npm test`.
+// bench/RESULTS.md. `npm test` runs it as a smoke (`--smoke`: one round, small volumes, every scenario; it checks
+// that each side ran and produced its figures, never a timing).
 //
 // On a fresh clone it installs what it needs as `npm start` does: the dev dependencies, the cached Node 24 + n8n,
 // and this package (built, packed and installed into a bench user folder under the cache).
 //
 //   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
 //
-// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem); --rounds overrides every
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale); --rounds overrides every
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
-// locally patched build before proposing it). With any option the table is printed and RESULTS.md is left alone:
+// locally patched build before proposing it); --smoke is what `npm test` runs. With any option the table is printed
+// and RESULTS.md is left alone:
 // it holds plain `npm run bench` runs only. How each figure is measured is written into the results.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureDevDependencies } from '../scripts/lib/dev-dependencies.mjs';
 import { formatElapsed, log, runCommand } from '../scripts/n8n/process.mjs';
@@ -34,15 +37,15 @@ import {
 	runN8n,
 } from '../scripts/n8n/runtime.mjs';
 import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
+import { summarizeProfiles } from './profile-summary.mjs';
 import { formatReport } from './report.mjs';
-import { NODE, UNIT_COUNT, buildWorkflows } from './workflows.mjs';
+import { NODE, buildWorkflows } from './workflows.mjs';
 
 const LOG_PREFIX = 'bench';
 const SEED = 42;
-const PER_ITEM_COUNT = 1000;
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'RESULTS.md');
 const HOOKS_FILE = path.join(REPO_ROOT, 'bench', 'n8n-hooks.cjs');
-const CREDENTIAL_IDS = Object.freeze({ ollang: 'BenchOllangOwner', headerAuth: 'BenchHeaderOwner' });
+const CREDENTIAL_IDS = Object.freeze({ ollang: 'BenchOllangOwner', headerAuth: 'BenchHeaderOwner', ollangScale: 'BenchOllangScale' });
 
 const { values: flags } = parseArgs({
 	options: {
@@ -51,107 +54,138 @@ const { values: flags } = parseArgs({
 		latency: { type: 'string', default: '25' },
 		profile: { type: 'boolean', default: false },
 		'use-installed': { type: 'boolean', default: false },
+		smoke: { type: 'boolean', default: false },
+		'smoke-summary': { type: 'string' },
 	},
 });
+const SMOKE = flags.smoke;
+/**
+ * Volumes: the full bench's, or the smoke's (every scenario and side, small enough for `npm test`). The smoke's
+ * sandbox is the 'small' volume (300 consumption lines, 60 orders) and its export a normal-sized order.
+ */
+const SIZES = SMOKE
+	? { sandboxVolume: 'small', perItemCount: 20, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke' }
+	: { sandboxVolume: 'large', perItemCount: 1000, unitCount: 10_000, exportFixture: 'largeExport', triggerScale: 'full' };
 const LATENCY_MS = Number(flags.latency);
 const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
-const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : undefined;
+const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : SMOKE ? 1 : undefined;
 const WRITES_RESULTS = process.argv.length === 2;
 
 // ---------------------------------------------------------------------------------------------------------------
-// The node's own constants, read from its sources so that the limits follow the code.
+// The node's own constants, imported from its sources (through tsx) so that the limits follow the code. A constant
+// that moves or stops being a number fails the bench (and so `npm test`'s smoke) with its name, never a guess.
 
-function sourceConstant(relativeFile, name) {
-	const text = readFileSync(path.join(REPO_ROOT, relativeFile), 'utf8');
-	const match = new RegExp(`export const ${name}\\s*=\\s*([\\d_]+)`).exec(text);
-	if (!match) throw new Error(`${relativeFile} no longer exports ${name} as a number; the bench reads its limits from there`);
-	return Number(match[1].replace(/_/g, ''));
+async function nodeLimits() {
+	const { tsImport } = await import('tsx/esm/api');
+	const load = async (relativeFile, names) => {
+		const module = await tsImport(pathToFileURL(path.join(REPO_ROOT, relativeFile)).href, import.meta.url);
+		return names.map((name) => {
+			const value = module[name];
+			if (!Number.isFinite(value)) throw new Error(`${relativeFile} no longer exports ${name} as a number; the bench reads its limits from there`);
+			return value;
+		});
+	};
+	const [pageConcurrency, maxPageSize] = await load('nodes/Ollang/transport/index.ts', ['DEFAULT_PAGE_CONCURRENCY', 'MAX_PAGE_SIZE']);
+	const [itemConcurrency] = await load('nodes/Ollang/actions/router.ts', ['READ_ITEM_CONCURRENCY']);
+	const [memoryUnitsPerRequest] = await load('nodes/Ollang/actions/memory/importItems.operation.ts', ['MAX_UNITS_PER_REQUEST']);
+	const [contentDefaultBatch, contentMaxBatch] = await load('nodes/Ollang/actions/content/import.operation.ts', ['DEFAULT_CONTENT_BATCH_SIZE', 'MAX_CONTENT_BATCH_SIZE']);
+	return { pageConcurrency, maxPageSize, itemConcurrency, memoryUnitsPerRequest, contentDefaultBatch, contentMaxBatch };
 }
-
-const LIMITS = {
-	pageConcurrency: sourceConstant('nodes/Ollang/transport/index.ts', 'DEFAULT_PAGE_CONCURRENCY'),
-	maxPageSize: sourceConstant('nodes/Ollang/transport/index.ts', 'MAX_PAGE_SIZE'),
-	memoryUnitsPerRequest: sourceConstant('nodes/Ollang/actions/memory/importItems.operation.ts', 'MAX_UNITS_PER_REQUEST'),
-	contentDefaultBatch: sourceConstant('nodes/Ollang/actions/content/import.operation.ts', 'DEFAULT_CONTENT_BATCH_SIZE'),
-	contentMaxBatch: sourceConstant('nodes/Ollang/actions/content/import.operation.ts', 'MAX_CONTENT_BATCH_SIZE'),
-};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
-const SCENARIOS = [
-	{
-		key: 'consumption',
-		title: '1. Consumption export: all consumption lines (sandbox volume large)',
-		rounds: 3,
-		sides: [
-			{ key: 'ours', workflow: 'consumptionOurs', nodes: [NODE.ollang], label: `Ollang: Consumption > Get Many, Return All (default ${LIMITS.pageConcurrency} parallel pages)` },
-			// The option's maximum, while the default is below it.
-			...(LIMITS.pageConcurrency < 10
-				? [{ key: 'oursMax', workflow: 'consumptionOursMax', nodes: [NODE.ollang], label: 'Ollang: same, option Parallel Page Requests = 10 (its maximum)' }]
-				: []),
-			{ key: 'peer', workflow: 'consumptionPeer', nodes: [NODE.http, NODE.splitPages], label: 'HTTP Request: pagination (page from meta.page + 1, complete when !meta.hasNextPage, take 50, no interval) + Split Out data' },
-			// What the sandbox allows any client: plain fetch from the bench driver, no n8n, same pages, same order of work.
-			{ key: 'bareParallel', bareConcurrency: LIMITS.pageConcurrency, label: `reference, no n8n: plain fetch, page 1 then ${LIMITS.pageConcurrency} at a time` },
-			{ key: 'bareSequential', bareConcurrency: 1, label: 'reference, no n8n: plain fetch, one page after another' },
-		],
-	},
-	{
-		key: 'memory',
-		title: `2. Memory import: ${UNIT_COUNT.toLocaleString('en-US')} translation units as ${UNIT_COUNT.toLocaleString('en-US')} input items`,
-		rounds: 3,
-		sides: [
-			{ key: 'ours', workflow: 'memoryOurs', nodes: [NODE.ollang], label: 'Ollang: Memory > Import Items (each item one unit)' },
-			{ key: 'peer', workflow: 'memoryPeer', nodes: [NODE.http], label: 'HTTP Request: one POST per item (its default: all items sent at once)' },
-			{ key: 'peerBatched', workflow: 'memoryPeerBatched', nodes: [NODE.loop, NODE.aggregate, NODE.http], label: 'HTTP Request, batched without code: Loop Over Items (1000) > Aggregate > HTTP Request' },
-			{ key: 'oursFromField', workflow: 'memoryOursFromField', nodes: [NODE.ollang], label: 'diagnostic, not this input shape: Ollang Import Items, Units From a Field (one item holding all units)' },
-		],
-		// The per-item peer takes most of a minute; two of its runs are enough to see where it stands.
-		slowSides: { peer: 2 },
-	},
-	{
-		key: 'content',
-		title: `3. Content import: ${UNIT_COUNT.toLocaleString('en-US')} units as input items`,
-		rounds: 3,
-		sides: [
-			{ key: 'ours', workflow: 'contentOurs', nodes: [NODE.ollang], label: `Ollang: Content > Import (default Batch Size ${LIMITS.contentDefaultBatch})` },
-			...(LIMITS.contentDefaultBatch < LIMITS.contentMaxBatch
-				? [{ key: 'oursMax', workflow: 'contentOursMax', nodes: [NODE.ollang], label: `Ollang: Content > Import, Batch Size ${LIMITS.contentMaxBatch} (its maximum)` }]
-				: []),
-			{ key: 'peer', workflow: 'contentPeer', nodes: [NODE.http], label: 'HTTP Request: one POST per item (all items sent at once)' },
-		],
-		slowSides: { peer: 2, oursMax: 2 },
-	},
-	{
-		key: 'xlsx',
-		title: '4. XLSX export of an order with 100,000 segments into a binary property',
-		// A peak of memory varies with when the garbage collector runs; each run takes seconds, so more rounds.
-		rounds: 5,
-		sides: [
-			{ key: 'oursBaseline', workflow: 'xlsxOursBaseline', nodes: [NODE.ollang], label: 'baseline: Ollang Order > Get of the same order (no export)' },
-			{ key: 'ours', workflow: 'xlsxOurs', nodes: [NODE.ollang], label: 'Ollang: Order > Export XLSX' },
-			{ key: 'peerBaseline', workflow: 'xlsxPeerBaseline', nodes: [NODE.http], label: 'baseline: HTTP Request GET of the same order (JSON)' },
-			{ key: 'peer', workflow: 'xlsxPeer', nodes: [NODE.http], label: 'HTTP Request: GET export-xlsx, Response Format File' },
-		],
-	},
-	{ key: 'trigger', title: '5. Trigger poll cost: Ollang Trigger (Order Delivery Event)', inProcess: true },
-	{
-		key: 'perItem',
-		title: `6. Per-item overhead: Order > Get for ${PER_ITEM_COUNT.toLocaleString('en-US')} input items`,
-		rounds: 3,
-		sides: [
-			{ key: 'ours', workflow: 'perItemOurs', nodes: [NODE.ollang], label: 'Ollang: Order > Get' },
-			{ key: 'peer', workflow: 'perItemPeer', nodes: [NODE.http], label: 'HTTP Request: GET /integration/orders/{{ $json.orderId }}' },
-		],
-	},
-];
+/** Every scenario's key, in the order of the results. */
+const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale'];
+
+function buildScenarios(limits) {
+	const units = SIZES.unitCount.toLocaleString('en-US');
+	return [
+		{
+			key: 'consumption',
+			title: `1. Consumption export: all consumption lines (sandbox volume ${SIZES.sandboxVolume})`,
+			rounds: 3,
+			sides: [
+				{ key: 'ours', workflow: 'consumptionOurs', nodes: [NODE.ollang], label: `Ollang: Consumption > Get Many, Return All (default ${limits.pageConcurrency} parallel pages)` },
+				// The option's maximum, while the default is below it.
+				...(limits.pageConcurrency < 10
+					? [{ key: 'oursMax', workflow: 'consumptionOursMax', nodes: [NODE.ollang], label: 'Ollang: same, option Parallel Page Requests = 10 (its maximum)' }]
+					: []),
+				// The fastest any n8n node could be: n8n's own request helper from a Code node, the same pages at the same
+				// concurrency, no node code of ours (the Code node runs in n8n's task runner; a warm-up Code node starts it).
+				{ key: 'codePeer', workflow: 'consumptionCodePeer', nodes: [NODE.code], label: `Code node: this.helpers.httpRequest, page 1 then ${limits.pageConcurrency} at a time (its own paging loop)` },
+				{ key: 'peer', workflow: 'consumptionPeer', nodes: [NODE.http, NODE.splitPages], label: 'HTTP Request: pagination (page from meta.page + 1, complete when !meta.hasNextPage, take 50, no interval) + Split Out data' },
+				// What the sandbox allows any client: plain fetch from the bench driver, no n8n, same pages, same order of work.
+				{ key: 'bareParallel', bare: 'pages', concurrency: limits.pageConcurrency, label: `reference, no n8n: plain fetch, page 1 then ${limits.pageConcurrency} at a time` },
+				{ key: 'bareSequential', bare: 'pages', concurrency: 1, label: 'reference, no n8n: plain fetch, one page after another' },
+			],
+		},
+		{
+			key: 'memory',
+			title: `2. Memory import: ${units} translation units as ${units} input items`,
+			rounds: 3,
+			sides: [
+				{ key: 'ours', workflow: 'memoryOurs', nodes: [NODE.ollang], label: 'Ollang: Memory > Import Items (each item one unit)' },
+				{ key: 'peer', workflow: 'memoryPeer', nodes: [NODE.http], label: 'HTTP Request: one POST per item (its default: all items sent at once)' },
+				{ key: 'peerBatched', workflow: 'memoryPeerBatched', nodes: [NODE.loop, NODE.aggregate, NODE.http], label: 'HTTP Request, batched without code: Loop Over Items (1000) > Aggregate > HTTP Request' },
+				{ key: 'oursFromField', workflow: 'memoryOursFromField', nodes: [NODE.ollang], label: 'diagnostic, not this input shape: Ollang Import Items, Units From a Field (one item holding all units)' },
+			],
+			// The per-item peer takes most of a minute; two of its runs are enough to see where it stands.
+			slowSides: { peer: 2 },
+		},
+		{
+			key: 'content',
+			title: `3. Content import: ${units} units as input items`,
+			rounds: 3,
+			sides: [
+				{ key: 'ours', workflow: 'contentOurs', nodes: [NODE.ollang], label: `Ollang: Content > Import (default Batch Size ${limits.contentDefaultBatch})` },
+				...(limits.contentDefaultBatch < limits.contentMaxBatch
+					? [{ key: 'oursMax', workflow: 'contentOursMax', nodes: [NODE.ollang], label: `Ollang: Content > Import, Batch Size ${limits.contentMaxBatch} (its maximum)` }]
+					: []),
+				{ key: 'peer', workflow: 'contentPeer', nodes: [NODE.http], label: 'HTTP Request: one POST per item (all items sent at once)' },
+			],
+			slowSides: { peer: 2, oursMax: 2 },
+		},
+		{
+			key: 'xlsx',
+			title: `4. XLSX export of ${SMOKE ? 'an order' : 'an order with 100,000 segments'} into a binary property`,
+			// A peak of memory varies with when the garbage collector runs; each run takes seconds, so more rounds.
+			rounds: 5,
+			sides: [
+				{ key: 'oursBaseline', workflow: 'xlsxOursBaseline', nodes: [NODE.ollang], label: 'baseline: Ollang Order > Get of the same order (no export)' },
+				{ key: 'ours', workflow: 'xlsxOurs', nodes: [NODE.ollang], label: 'Ollang: Order > Export XLSX' },
+				{ key: 'peerBaseline', workflow: 'xlsxPeerBaseline', nodes: [NODE.http], label: 'baseline: HTTP Request GET of the same order (JSON)' },
+				{ key: 'peer', workflow: 'xlsxPeer', nodes: [NODE.http], label: 'HTTP Request: GET export-xlsx, Response Format File' },
+			],
+		},
+		{ key: 'trigger', title: '5. Trigger poll cost: Ollang Trigger (Order Delivery Event)', inProcess: true },
+		{
+			key: 'perItem',
+			title: `6. Per-item overhead: Order > Get for ${SIZES.perItemCount.toLocaleString('en-US')} input items`,
+			rounds: 3,
+			sides: [
+				{ key: 'ours', workflow: 'perItemOurs', nodes: [NODE.ollang], label: `Ollang: Order > Get (${limits.itemConcurrency} items at a time)` },
+				{ key: 'peer', workflow: 'perItemPeer', nodes: [NODE.http], label: 'HTTP Request: GET /integration/orders/{{ $json.orderId }}' },
+				// The limit without n8n: the same reads from the bench driver, as many at a time as the node allows.
+				{ key: 'bareClient', bare: 'orders', concurrency: limits.itemConcurrency, label: `reference, no n8n: plain fetch of each order, ${limits.itemConcurrency} at a time` },
+			],
+		},
+		{
+			key: 'scale',
+			title: '7. Scale: Consumption > Get Many, Return All, as the account grows',
+			// Each point its own sandbox (bench/sandbox-volume.cts) with that many consumption lines; one run each.
+			points: SMOKE ? [500] : [1000, 10_000, 100_000],
+			side: { key: 'ours', workflow: 'scaleConsumption', nodes: [NODE.ollang] },
+		},
+	];
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The sandbox, in its own process as the real service would be.
 
 async function startBenchSandbox() {
 	// Latency 0 while the bench sets up (reading fixtures, listing orders); set for the measured runs.
-	const sandbox = await startSandboxProcess(['--volume', 'large', '--seed', String(SEED), '--latency', '0', '--port', '0']);
+	const sandbox = await startSandboxProcess(['--volume', SIZES.sandboxVolume, '--seed', String(SEED), '--latency', '0', '--port', '0']);
 	return { baseUrl: sandbox.info.baseUrl, keys: sandbox.info.keys, stop: sandbox.stop };
 }
 
@@ -212,6 +246,8 @@ async function executeSide(context, side, round) {
 	const workflow = workflows[side.workflow];
 	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
 	const reportFile = path.join(workDir, `${workflow.id}-round${round}.json`);
+	const profileDir = path.join(workDir, 'profiles', `${workflow.id}-round${round}`);
+	rmSync(profileDir, { recursive: true, force: true });
 	rmSync(reportFile, { force: true });
 	const started = Date.now();
 	let failure;
@@ -224,7 +260,7 @@ async function executeSide(context, side, round) {
 				// The run data of 10,000 items would be written to the database after every run; nothing reads it.
 				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
 				N8N_LOG_LEVEL: 'warn',
-				...(flags.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(workDir, 'profiles', `${workflow.id}-round${round}`)}` } : {}),
+				...(flags.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
 			},
 		});
 	} catch (error) {
@@ -233,6 +269,13 @@ async function executeSide(context, side, round) {
 	const processMs = Date.now() - started;
 	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
 	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
+	// n8n 2.40 on Node 24 sometimes dies of SIGSEGV while it exits, after the run ended and the hook reported it: the
+	// run's figures stand, and the crash is counted in the results.
+	const crashedAtExit = failure !== undefined && /signal SIGSEGV/.test(failure.message) && report?.status === 'success' && !report.error;
+	if (crashedAtExit) {
+		log(LOG_PREFIX, `  ${side.key}: n8n crashed (SIGSEGV) while exiting, after the run succeeded; its figures are kept`);
+		failure = undefined;
+	}
 	const problem = failure
 		? `n8n execute failed: ${report?.error?.message ?? failure.message.slice(-1500)}`
 		: !report
@@ -248,10 +291,14 @@ async function executeSide(context, side, round) {
 	const measuredNode = report.nodes[side.nodes[side.nodes.length - 1]];
 	const itemsOut = measuredNode.reduce((sum, run) => sum + run.itemsOut, 0);
 	const memory = report.memory;
+	const cpuMicros = (usage) => usage.user + usage.system;
 	const result = {
 		ok: true,
 		ms,
 		processMs,
+		crashedAtExit,
+		// CPU time of the n8n process over the whole execution (every node, n8n's own work; not the task runner's).
+		cpuMs: (cpuMicros(memory.atEnd.cpu) - cpuMicros(memory.atStart.cpu)) / 1000,
 		requests,
 		itemsOut,
 		firstItem: measuredNode[0].firstItem,
@@ -263,36 +310,63 @@ async function executeSide(context, side, round) {
 			growthKiB: memory.atEnd.hwm - memory.atStart.rss,
 		},
 	};
+	if (flags.profile) {
+		// Samples of the n8n process (and, for a Code node, its task runner's) while the workflow ran.
+		const profile = summarizeProfiles([profileDir], { from: memory.atStart.monotonicMicros, to: memory.atEnd.monotonicMicros });
+		result.profile = { busyMs: profile.totalMs, buckets: profile.buckets, top: profile.top.slice(0, 25) };
+		const perRequest = (value) => `${(value / requests.total).toFixed(3)} ms`;
+		log(LOG_PREFIX, `  ${side.key} profile (${profileDir}): busy ${perRequest(profile.totalMs)} per request; ${Object.entries(profile.buckets).map(([name, value]) => `${name} ${perRequest(value)}`).join('; ')}`);
+	}
 	log(
 		LOG_PREFIX,
-		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}, ${itemsOut} items out, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
+		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
 	);
 	return result;
 }
 
 /**
- * The consumption export without n8n: plain fetch from this process, page 1 and then the rest `concurrency` at a
- * time, as our transport does. It shows what the sandbox itself allows (its per-request work and latency).
+ * Runs `work(index)` for indexes 0..count-1, `concurrency` at a time (each worker takes the next index when it is
+ * done), as the node's transport and router do.
  */
-async function bareClientPages(context, side, concurrency) {
-	const { sandbox } = context;
-	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
-	const fetchPage = (page) => sandboxCall(sandbox, 'GET', `/integration/consumption?pageOptions[page]=${page}&pageOptions[take]=50`, { key: sandbox.keys.owner });
-	const started = performance.now();
-	const first = await fetchPage(1);
-	let lines = first.data.length;
-	let nextPage = 2;
+async function inParallel(count, concurrency, work) {
+	let next = 0;
 	const worker = async () => {
-		while (nextPage <= first.meta.pageCount) {
-			const answer = await fetchPage(nextPage++);
-			lines += answer.data.length;
-		}
+		while (next < count) await work(next++);
 	};
-	await Promise.all(Array.from({ length: concurrency }, worker));
+	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/**
+ * A side without n8n: plain fetch from this process against the same sandbox. 'pages': the consumption export,
+ * page 1 and then the rest `concurrency` at a time, as our transport does. 'orders': Order > Get of every input
+ * order, `concurrency` at a time, as our router does. It shows what the sandbox itself allows (its per-request work
+ * and latency).
+ */
+async function bareClient(context, side) {
+	const { sandbox, orderIds } = context;
+	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
+	const get = (route) => sandboxCall(sandbox, 'GET', route, { key: sandbox.keys.owner });
+	const started = performance.now();
+	let itemsOut = 0;
+	if (side.bare === 'pages') {
+		const fetchPage = (page) => get(`/integration/consumption?pageOptions[page]=${page}&pageOptions[take]=50`);
+		const first = await fetchPage(1);
+		itemsOut = first.data.length;
+		await inParallel(first.meta.pageCount - 1, side.concurrency, async (index) => {
+			const answer = await fetchPage(index + 2);
+			itemsOut += answer.data.length;
+		});
+	} else {
+		await inParallel(orderIds.length, side.concurrency, async (index) => {
+			const order = await get(`/integration/orders/${encodeURIComponent(orderIds[index])}`);
+			if (order?.id === undefined) throw new Error(`GET /integration/orders/${orderIds[index]} answered without an id`);
+			itemsOut++;
+		});
+	}
 	const ms = performance.now() - started;
 	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
-	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests, ${lines} lines`);
-	return { ok: true, ms, requests, itemsOut: lines, memory: null };
+	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests, ${itemsOut} items`);
+	return { ok: true, ms, requests, itemsOut, memory: null };
 }
 
 /**
@@ -309,16 +383,49 @@ async function runScenario(context, scenario) {
 			.filter((side) => round < (scenario.slowSides?.[side.key] ?? Infinity));
 		log(LOG_PREFIX, `${scenario.title}: round ${round + 1} of ${rounds} (${order.map((side) => side.key).join(', ')})`);
 		for (const side of order) {
-			runs[side.key].push(side.bareConcurrency ? await bareClientPages(context, side, side.bareConcurrency) : await executeSide(context, side, round));
+			runs[side.key].push(side.bare ? await bareClient(context, side) : await executeSide(context, side, round));
 		}
 	}
 	return { key: scenario.key, title: scenario.title, rounds, sides: scenario.sides.map((side) => ({ ...side, runs: runs[side.key] })) };
 }
 
+/**
+ * The scale curve: for each point a sandbox with that many consumption lines, the scale credential pointed at it,
+ * and one run of the consumption export, with its time and n8n's peak memory growth.
+ */
+async function runScaleScenario(context, scenario) {
+	const points = [];
+	for (const lines of scenario.points) {
+		log(LOG_PREFIX, `${scenario.title}: ${lines.toLocaleString('en-US')} lines (its own sandbox)`);
+		const sandbox = await startSandboxProcess(['--consumption-lines', String(lines)], { script: 'bench/sandbox-volume.cts' });
+		try {
+			const pointSandbox = { baseUrl: sandbox.info.baseUrl, keys: sandbox.info.keys };
+			await importCredentials(context.userFolder, [
+				{ id: CREDENTIAL_IDS.ollangScale, name: 'Bench: Ollang scale sandbox (owner key)', type: 'ollangApi', data: { apiKey: pointSandbox.keys.owner, baseUrl: pointSandbox.baseUrl } },
+			]);
+			await sandboxCall(pointSandbox, 'PUT', '/__sandbox/latency', { body: { ms: LATENCY_MS } });
+			const run = await executeSide({ ...context, sandbox: pointSandbox }, scenario.side, `-${lines}`);
+			points.push({
+				lines,
+				ok: run.ok,
+				problem: run.problem,
+				ms: run.ms,
+				requests: run.requests?.total,
+				itemsOut: run.itemsOut,
+				peakKiB: run.memory?.growthKiB,
+				peakReset: run.memory?.peakReset,
+			});
+		} finally {
+			await sandbox.stop();
+		}
+	}
+	return { key: scenario.key, title: scenario.title, points };
+}
+
 async function runTriggerScenario(runtime, scenario) {
 	log(LOG_PREFIX, `${scenario.title}: in-process (n8n-core PollContext), its own sandbox`);
 	// Node 24 as n8n runs it; tsx's CommonJS hook only, as the harness is CommonJS (.cts).
-	const { stdout } = await runCommand(runtime.nodeBin, ['--require', 'tsx/cjs', 'bench/trigger-poll.cts', '--latency', String(LATENCY_MS)], {
+	const { stdout } = await runCommand(runtime.nodeBin, ['--require', 'tsx/cjs', 'bench/trigger-poll.cts', '--latency', String(LATENCY_MS), '--scale', SIZES.triggerScale], {
 		cwd: REPO_ROOT,
 		env: runtime.env,
 		label: 'trigger poll bench (bench/trigger-poll.cts)',
@@ -380,25 +487,85 @@ function describeMachine(runtime) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/**
+ * What the smoke checks: every selected scenario is in the results, and each of its sides ran every round and
+ * produced its figures (a time, requests without failures, the items it should give: `expectItems`, per scenario).
+ * Never a timing.
+ */
+function smokeProblems(selected, results, expectItems) {
+	const problems = [];
+	let checks = 0;
+	const check = (ok, problem) => {
+		checks++;
+		if (!ok) problems.push(problem);
+	};
+	for (const scenario of selected) {
+		const result = results.find((entry) => entry.key === scenario.key);
+		check(result !== undefined, `${scenario.key}: no result`);
+		if (!result) continue;
+		if (result.inProcess) {
+			for (const account of result.accounts) {
+				check(account.watchedOrders > 0, `${scenario.key}, ${account.account}: no order watched`);
+				for (const figures of account.medians) {
+					const where = `${scenario.key}, ${account.account}, ${figures.changed} changed`;
+					check(Number.isFinite(figures.ms) && figures.requests > 0, `${where}: no time or no requests`);
+					check(figures.itemsEmitted >= figures.changed, `${where}: ${figures.itemsEmitted} events emitted for ${figures.changed} changed orders`);
+				}
+				if (account.staticDataBytes !== undefined) check(account.staticDataBytes > 0, `${scenario.key}, ${account.account}: no static data size`);
+			}
+			continue;
+		}
+		if (scenario.key === 'scale') {
+			for (const point of result.points) {
+				check(point.ok && Number.isFinite(point.ms) && point.itemsOut === point.lines, `scale, ${point.lines} lines: ${point.problem ?? `${point.itemsOut} items out`}`);
+				check(Number.isFinite(point.peakKiB), `scale, ${point.lines} lines: no peak memory`);
+			}
+			continue;
+		}
+		for (const side of result.sides) {
+			const where = `${scenario.key}/${side.key}`;
+			check(side.runs.length === result.rounds || scenario.slowSides?.[side.key] !== undefined, `${where}: ${side.runs.length} of ${result.rounds} rounds ran`);
+			for (const run of side.runs) {
+				check(run.ok, `${where}: ${run.problem}`);
+				if (!run.ok) continue;
+				check(Number.isFinite(run.ms) && run.ms > 0, `${where}: no wall time`);
+				check(run.requests.total > 0 && run.requests.failed === 0, `${where}: ${run.requests.total} requests, ${run.requests.failed} failed`);
+				check(run.itemsOut > 0, `${where}: no items out`);
+				if (run.memory) check(Number.isFinite(run.memory.growthKiB) && Number.isFinite(run.cpuMs), `${where}: no memory or CPU figure`);
+			}
+		}
+	}
+	// Sides that must give exactly one item per line or per input item.
+	for (const [key, count] of Object.entries(expectItems)) {
+		for (const side of results.find((entry) => entry.key === key)?.sides ?? []) {
+			for (const run of side.runs.filter((entry) => entry.ok)) check(run.itemsOut === count, `${key}/${side.key}: ${run.itemsOut} items out, ${count} expected`);
+		}
+	}
+	return { checks, problems };
+}
+
 async function main() {
 	const started = Date.now();
 	ensureDevDependencies();
 	const runtime = await ensureRuntime();
+	const limits = await nodeLimits();
+	const scenarios = buildScenarios(limits);
 	const benchDir = path.join(cacheRoot(), 'bench');
 	const userFolder = path.join(benchDir, 'n8n-user');
-	const workDir = path.join(benchDir, 'work');
+	const workDir = path.join(benchDir, SMOKE ? 'smoke' : 'work');
 	mkdirSync(workDir, { recursive: true });
 	if (flags['use-installed']) log(LOG_PREFIX, `--use-installed: running the package as installed in ${userFolder}, not the sources`);
 	else await packAndInstall(userFolder);
 	const machine = describeMachine(runtime);
 
-	const selected = SCENARIOS.filter((scenario) => !ONLY || ONLY.has(scenario.key));
-	if (selected.length === 0) throw new Error(`--only ${flags.only}: no such scenario (${SCENARIOS.map((scenario) => scenario.key).join(', ')})`);
+	const unknown = ONLY ? [...ONLY].filter((key) => !SCENARIO_KEYS.includes(key)) : [];
+	if (unknown.length > 0) throw new Error(`--only ${flags.only}: no scenario ${unknown.join(', ')} (${SCENARIO_KEYS.join(', ')})`);
+	const selected = scenarios.filter((scenario) => !ONLY || ONLY.has(scenario.key));
 	const results = [];
 	const inN8n = selected.filter((scenario) => !scenario.inProcess);
 	let context;
 	if (inN8n.length > 0) {
-		log(LOG_PREFIX, 'starting the sandbox (volume large) ...');
+		log(LOG_PREFIX, `starting the sandbox (volume ${SIZES.sandboxVolume}) ...`);
 		const sandbox = await startBenchSandbox();
 		try {
 			const info = await sandboxCall(sandbox, 'GET', '/__sandbox/info');
@@ -406,13 +573,18 @@ async function main() {
 			const credentials = {
 				ollang: { id: CREDENTIAL_IDS.ollang, name: 'Bench: Ollang sandbox (owner key)' },
 				headerAuth: { id: CREDENTIAL_IDS.headerAuth, name: 'Bench: X-Api-Key header (owner key)' },
+				ollangScale: { id: CREDENTIAL_IDS.ollangScale, name: 'Bench: Ollang scale sandbox (owner key)' },
 			};
+			const orderIds = await listOrderIds(sandbox, SIZES.perItemCount);
 			const workflows = buildWorkflows({
 				baseUrl: sandbox.baseUrl,
+				apiKey: sandbox.keys.owner,
 				credentials,
+				limits,
+				unitCount: SIZES.unitCount,
 				memoryId: info.fixtures.memories[0],
-				exportOrderId: info.fixtures.orders.largeExport,
-				orderIds: await listOrderIds(sandbox, PER_ITEM_COUNT),
+				exportOrderId: info.fixtures.orders[SIZES.exportFixture],
+				orderIds,
 			});
 			// The sandbox's port is new every run: credentials and workflows are imported again (fixed ids replace them).
 			log(LOG_PREFIX, 'importing the bench credentials and workflows into n8n ...');
@@ -427,28 +599,38 @@ async function main() {
 			});
 			await importWorkflows(userFolder, workflowFiles);
 			await sandboxCall(sandbox, 'PUT', '/__sandbox/latency', { body: { ms: LATENCY_MS } });
-			context = { sandbox, userFolder, workDir, workflows, consumptionMeta: consumption.meta };
-			for (const scenario of inN8n) results.push(await runScenario(context, scenario));
+			context = { sandbox, userFolder, workDir, workflows, orderIds, consumptionMeta: consumption.meta };
+			for (const scenario of inN8n) results.push(scenario.points ? await runScaleScenario(context, scenario) : await runScenario(context, scenario));
 		} finally {
 			await sandbox.stop();
 		}
 	}
 	for (const scenario of selected.filter((entry) => entry.inProcess)) results.push(await runTriggerScenario(runtime, scenario));
 
-	const order = SCENARIOS.map((scenario) => scenario.key);
-	results.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+	results.sort((a, b) => SCENARIO_KEYS.indexOf(a.key) - SCENARIO_KEYS.indexOf(b.key));
 	machine.loadAverageAtEnd = os.loadavg().map((value) => value.toFixed(2)).join(' ');
 	const report = formatReport({
 		results,
 		machine,
 		latencyMs: LATENCY_MS,
-		limits: LIMITS,
+		limits,
 		consumptionMeta: context?.consumptionMeta,
-		unitCount: UNIT_COUNT,
-		perItemCount: PER_ITEM_COUNT,
+		unitCount: SIZES.unitCount,
+		perItemCount: SIZES.perItemCount,
 		elapsedMs: Date.now() - started,
 		command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
 	});
+	// Raw figures of every run, for a closer look; not committed.
+	writeFileSync(path.join(workDir, 'last-run.json'), JSON.stringify({ machine, results }, null, 2));
+	if (SMOKE) {
+		const { checks, problems } = smokeProblems(selected, results, { consumption: context?.consumptionMeta?.itemCount, perItem: SIZES.perItemCount });
+		for (const problem of problems) log(LOG_PREFIX, `smoke: FAILED: ${problem}`);
+		log(LOG_PREFIX, `smoke: ${selected.length} scenarios, ${checks} checks, ${problems.length} failed, in ${formatElapsed(Date.now() - started)} (the report it would print: ${path.join(workDir, 'report.md')})`);
+		writeFileSync(path.join(workDir, 'report.md'), `${report}\n`);
+		if (flags['smoke-summary']) writeFileSync(flags['smoke-summary'], JSON.stringify({ scenarios: selected.length, checks, failed: problems.length, problems }));
+		if (problems.length > 0) process.exitCode = 1;
+		return;
+	}
 	process.stdout.write(`${report}\n`);
 	if (!WRITES_RESULTS) {
 		log(LOG_PREFIX, `run with options: ${path.relative(REPO_ROOT, RESULTS_FILE)} left as it was (it holds plain \`npm run bench\` runs only)`);
@@ -457,8 +639,6 @@ async function main() {
 		log(LOG_PREFIX, `written to ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
 	}
 	log(LOG_PREFIX, `done in ${formatElapsed(Date.now() - started)}`);
-	// Raw figures of every run, for a closer look; not committed.
-	writeFileSync(path.join(workDir, 'last-run.json'), JSON.stringify({ machine, results }, null, 2));
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -11,8 +11,12 @@
 // starts; measured polls move some of those to delivered, with the simulated clock standing still so nothing else
 // changes.
 //
-// Run by bench/run.mjs on the runtime's Node 24 (`node --require tsx/cjs bench/trigger-poll.cts --latency 25`: under
-// tsx's ESM loader on Node 20, n8n-core fails to load); prints one line `TRIGGER_BENCH {json}`.
+// It also reports the size of the static data n8n writes to its database each time a poll emits (the node's
+// bucket as saved after an emitting poll, serialized as JSON).
+//
+// Run by bench/run.mjs on the runtime's Node 24 (`node --require tsx/cjs bench/trigger-poll.cts --latency 25
+// --scale full`: under tsx's ESM loader on Node 20, n8n-core fails to load); prints one line `TRIGGER_BENCH {json}`.
+// `--scale smoke` measures one small account, for `npm test`'s smoke of the bench.
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
@@ -32,6 +36,8 @@ interface PollMeasure {
 	detailRequests: number;
 	otherRequests: number;
 	itemsEmitted: number;
+	/** Bytes of the static data n8n saved after this poll, when it emitted (JSON); undefined when it emitted nothing. */
+	staticDataBytes?: number;
 }
 
 interface AccountResult {
@@ -40,6 +46,8 @@ interface AccountResult {
 	watchedOrders: number;
 	lookbackDays: number;
 	byChange: Array<{ changed: number; polls: PollMeasure[] }>;
+	/** Median bytes of static data saved per emitting poll. */
+	staticDataBytes?: number;
 }
 
 function median(values: number[]): number {
@@ -56,13 +64,15 @@ async function measuredPoll(sandbox: Sandbox, runner: PollRunner): Promise<PollM
 	const requests = sandbox.requests.count();
 	const listRequests = sandbox.requests.count({ path: '/integration/orders' });
 	const detailRequests = sandbox.requests.count({ path: '/integration/orders/:orderId' });
+	const itemsEmitted = result === null ? 0 : result[0].length;
 	return {
 		ms,
 		requests,
 		listRequests,
 		detailRequests,
 		otherRequests: requests - listRequests - detailRequests,
-		itemsEmitted: result === null ? 0 : result[0].length,
+		itemsEmitted,
+		staticDataBytes: itemsEmitted > 0 ? Buffer.byteLength(JSON.stringify(runner.savedStaticData)) : undefined,
 	};
 }
 
@@ -113,20 +123,34 @@ async function measureAccount(options: {
 			}
 			byChange.push({ changed, polls });
 		}
-		return { account: options.account, ordersInAccount: sandbox.state.orders.size, watchedOrders: watched, lookbackDays: options.lookbackDays, byChange };
+		const savedSizes = byChange.flatMap(({ polls }) => polls.map((poll) => poll.staticDataBytes)).filter((bytes): bytes is number => bytes !== undefined);
+		return {
+			account: options.account,
+			ordersInAccount: sandbox.state.orders.size,
+			watchedOrders: watched,
+			lookbackDays: options.lookbackDays,
+			byChange,
+			staticDataBytes: savedSizes.length > 0 ? median(savedSizes) : undefined,
+		};
 	} finally {
 		await sandbox.close();
 	}
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { latency: { type: 'string', default: '25' } } });
+	const { values } = parseArgs({ options: { latency: { type: 'string', default: '25' }, scale: { type: 'string', default: 'full' } } });
 	const latencyMs = Number(values.latency);
+	if (values.scale !== 'full' && values.scale !== 'smoke') throw new Error(`--scale must be full or smoke, got "${values.scale}"`);
 	const accounts: AccountResult[] = [];
-	// Every order watched (365-day window), at two account sizes; then the default 14-day window.
-	accounts.push(await measureAccount({ account: '1,000 orders, all watched (365-day window)', latencyMs, orders: 1000, lookbackDays: 365 }));
-	accounts.push(await measureAccount({ account: '2,000 orders, all watched (365-day window)', latencyMs, orders: 2000, lookbackDays: 365 }));
-	accounts.push(await measureAccount({ account: '1,000 orders, default 14-day window', latencyMs, orders: 1000, lookbackDays: 14 }));
+	if (values.scale === 'smoke') {
+		accounts.push(await measureAccount({ account: '200 orders, all watched (365-day window)', latencyMs, orders: 200, lookbackDays: 365 }));
+	} else {
+		// Every order watched (365-day window), at three account sizes; then the default 14-day window.
+		for (const orders of [1000, 2000, 10_000]) {
+			accounts.push(await measureAccount({ account: `${orders.toLocaleString('en-US')} orders, all watched (365-day window)`, latencyMs, orders, lookbackDays: 365 }));
+		}
+		accounts.push(await measureAccount({ account: '1,000 orders, default 14-day window', latencyMs, orders: 1000, lookbackDays: 14 }));
+	}
 	const summary = accounts.map((account) => ({
 		...account,
 		medians: account.byChange.filter(({ polls }) => polls.length > 0).map(({ changed, polls }) => ({

@@ -11,6 +11,7 @@ const CORE = Object.freeze({
 	loopOverItems: { type: 'n8n-nodes-base.splitInBatches', typeVersion: 3 },
 	// 4.5 is the HTTP Request node's default version in n8n 2.40.
 	httpRequest: { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.5 },
+	code: { type: 'n8n-nodes-base.code', typeVersion: 2 },
 });
 
 export const OLLANG_NODE_TYPE = 'n8n-nodes-ollang.ollang';
@@ -22,9 +23,8 @@ export const NODE = Object.freeze({
 	splitPages: 'Split Out Pages',
 	loop: 'Loop Over Items',
 	aggregate: 'Aggregate',
+	code: 'Code',
 });
-
-export const UNIT_COUNT = 10_000;
 
 let nodeCounter = 0;
 function node(name, kind, parameters, extra = {}) {
@@ -52,9 +52,9 @@ function manualTrigger() {
 	return node('Manual Trigger', CORE.manualTrigger, {});
 }
 
-function ollangNode(parameters, credentials) {
+function ollangNode(parameters, credentials, credential = credentials.ollang) {
 	return node(NODE.ollang, { type: OLLANG_NODE_TYPE, typeVersion: 1 }, parameters, {
-		credentials: { ollangApi: credentials.ollang },
+		credentials: { ollangApi: credential },
 	});
 }
 
@@ -72,7 +72,7 @@ function httpRequestNode(parameters, credentials, name = NODE.http) {
  * The input items of the import scenarios: one Edit Fields node builds the list of units with an expression, and
  * Split Out turns it into one item per unit. Both sides of a scenario get exactly these items.
  */
-function unitItems(unitExpression) {
+function unitItems(unitExpression, unitCount) {
 	return [
 		node('Make Units', CORE.set, {
 			mode: 'manual',
@@ -82,7 +82,7 @@ function unitItems(unitExpression) {
 						id: 'units',
 						name: 'units',
 						type: 'array',
-						value: `={{ Array.from({ length: ${UNIT_COUNT} }, (_, i) => (${unitExpression})) }}`,
+						value: `={{ Array.from({ length: ${unitCount} }, (_, i) => (${unitExpression})) }}`,
 					},
 				],
 			},
@@ -97,8 +97,31 @@ const MEMORY_UNIT = "{ sourceLanguage: 'en', targetLanguage: 'de', sourceText: '
 const CONTENT_UNIT = "{ sourceText: 'Bench content text number ' + i, targetText: 'Bench Inhaltstext Nummer ' + i, elementId: 'bench.element.' + i }";
 
 /**
- * Every workflow of every scenario. `context`: { baseUrl, credentials: { ollang, headerAuth }, memoryId, orderIds,
- * exportOrderId }. Returns { key: workflow } with fixed ids, so a re-import replaces the previous copy.
+ * The consumption export written by hand in a Code node: n8n's own request helper (no node code of ours), page 1
+ * for the page count, then the other pages `concurrency` at a time, one item per line in page order. The key is
+ * the sandbox's, written into the code as a user without a credential would.
+ */
+function consumptionCode(baseUrl, apiKey, concurrency) {
+	return `const base = ${JSON.stringify(`${baseUrl}/integration/consumption?pageOptions[take]=50&pageOptions[page]=`)};
+const headers = { 'X-Api-Key': ${JSON.stringify(apiKey)} };
+const getPage = (page) => this.helpers.httpRequest({ method: 'GET', url: base + page, headers, json: true });
+const first = await getPage(1);
+const pages = [first];
+let next = 2;
+const worker = async () => {
+	while (next <= first.meta.pageCount) {
+		const page = next++;
+		pages[page - 1] = await getPage(page);
+	}
+};
+await Promise.all(Array.from({ length: ${concurrency} }, worker));
+return pages.flatMap((answer) => answer.data.map((line) => ({ json: line })));`;
+}
+
+/**
+ * Every workflow of every scenario. `context`: { baseUrl, apiKey, credentials: { ollang, headerAuth, ollangScale }, limits,
+ * unitCount, memoryId, orderIds, exportOrderId }. Returns { key: workflow } with fixed ids, so a re-import replaces
+ * the previous copy.
  */
 export function buildWorkflows(context) {
 	nodeCounter = 0;
@@ -117,6 +140,17 @@ export function buildWorkflows(context) {
 	add('consumptionOursMax', 'BenchConsumOurs10', 'consumption export, Ollang node (Return All, 10 parallel pages)', [
 		manualTrigger(),
 		ollangNode({ resource: 'consumption', operation: 'getMany', returnAll: true, filters: {}, options: { pageConcurrency: 10 } }, credentials),
+	]);
+	// 7. The same export against the scale sandboxes (their own credential, pointed at each in turn).
+	add('scaleConsumption', 'BenchScaleConsum1', 'consumption export at scale, Ollang node (Return All)', [
+		manualTrigger(),
+		ollangNode({ resource: 'consumption', operation: 'getMany', returnAll: true, filters: {}, options: {} }, credentials, credentials.ollangScale),
+	]);
+	add('consumptionCodePeer', 'BenchConsumCode01', 'consumption export, Code node paging with this.helpers.httpRequest', [
+		manualTrigger(),
+		// Starts n8n's task runner (its first task launches it), so the measured Code node pays no start-up.
+		node('Warm Up Task Runner', CORE.code, { jsCode: 'return [{ json: {} }];' }),
+		node(NODE.code, CORE.code, { jsCode: consumptionCode(baseUrl, context.apiKey, context.limits.pageConcurrency) }),
 	]);
 	add('consumptionPeer', 'BenchConsumPeer01', 'consumption export, HTTP Request node with pagination', [
 		manualTrigger(),
@@ -150,7 +184,7 @@ export function buildWorkflows(context) {
 	const memoryPath = `/integration/memories/${context.memoryId}/items/import`;
 	add('memoryOurs', 'BenchMemoryOurs01', 'memory import, Ollang node (Import Items)', [
 		manualTrigger(),
-		...unitItems(MEMORY_UNIT),
+		...unitItems(MEMORY_UNIT, context.unitCount),
 		ollangNode(
 			{
 				resource: 'memory',
@@ -171,7 +205,7 @@ export function buildWorkflows(context) {
 	// per unit. It tells the cost of reading parameters per item from the cost of sending.
 	add('memoryOursFromField', 'BenchMemoryOursFld', 'memory import, Ollang node (Units From a Field, one item)', [
 		manualTrigger(),
-		unitItems(MEMORY_UNIT)[0],
+		unitItems(MEMORY_UNIT, context.unitCount)[0],
 		ollangNode(
 			{
 				resource: 'memory',
@@ -189,7 +223,7 @@ export function buildWorkflows(context) {
 	]);
 	add('memoryPeer', 'BenchMemoryPeer01', 'memory import, HTTP Request node, one request per item', [
 		manualTrigger(),
-		...unitItems(MEMORY_UNIT),
+		...unitItems(MEMORY_UNIT, context.unitCount),
 		httpRequestNode(
 			{
 				method: 'POST',
@@ -208,7 +242,7 @@ export function buildWorkflows(context) {
 	// batch into one list, one HTTP Request per batch, back to the loop.
 	{
 		const trigger = manualTrigger();
-		const [makeUnits, splitUnits] = unitItems(MEMORY_UNIT);
+		const [makeUnits, splitUnits] = unitItems(MEMORY_UNIT, context.unitCount);
 		const loop = node(NODE.loop, CORE.loopOverItems, { batchSize: 1000, options: {} });
 		const aggregate = node(NODE.aggregate, CORE.aggregate, { aggregate: 'aggregateAllItemData', destinationFieldName: 'items', options: {} });
 		const request = httpRequestNode(
@@ -257,17 +291,17 @@ export function buildWorkflows(context) {
 	});
 	add('contentOurs', 'BenchContentOurs1', 'content import, Ollang node (default batch size)', [
 		manualTrigger(),
-		...unitItems(CONTENT_UNIT),
+		...unitItems(CONTENT_UNIT, context.unitCount),
 		ollangNode(contentParameters({}), credentials),
 	]);
 	add('contentOursMax', 'BenchContentOurs5k', 'content import, Ollang node (Batch Size 5000)', [
 		manualTrigger(),
-		...unitItems(CONTENT_UNIT),
+		...unitItems(CONTENT_UNIT, context.unitCount),
 		ollangNode(contentParameters({ batchSize: 5000 }), credentials),
 	]);
 	add('contentPeer', 'BenchContentPeer1', 'content import, HTTP Request node, one request per item', [
 		manualTrigger(),
-		...unitItems(CONTENT_UNIT),
+		...unitItems(CONTENT_UNIT, context.unitCount),
 		httpRequestNode(
 			{
 				method: 'POST',

@@ -34,6 +34,7 @@ const faultBody = z
 		delayMs: z.number().min(0).optional(),
 		when: z.enum(['before', 'after']).optional(),
 		times: z.number().int().min(1).optional(),
+		skip: z.number().int().min(0).optional(),
 		probability: z.number().min(0).max(1).optional(),
 	})
 	.strict();
@@ -151,6 +152,13 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 				const orders = simulation(() => deps.simulate.createOrders(count, input));
 				return ok(201, orders.map((order) => ({ orderId: order.id, orderType: order.type, status: order.status })));
 			},
+		},
+		{
+			// What each order action charged or refunded (human review, reruns, QC evaluations, refunds): the API shows
+			// only the wallet's totals.
+			method: 'GET',
+			pattern: '/__sandbox/ledger',
+			handler: () => ok(200, world.state.wallet.ledger),
 		},
 		{
 			// The translators an Assign Translator may name: the API has no route that lists them.

@@ -18,6 +18,8 @@ export interface FaultRule {
 	when?: 'before' | 'after';
 	/** Fires this many times, then retires. Default: unlimited. */
 	times?: number;
+	/** Lets this many matching requests through first (e.g. 5: the sixth item of a run meets the fault). Default 0. */
+	skip?: number;
 	/** 0..1, drawn from the seeded RNG. Default 1. */
 	probability?: number;
 }
@@ -26,6 +28,8 @@ export interface ActiveFault {
 	id: number;
 	rule: FaultRule;
 	fired: number;
+	/** Matching requests let through so far (up to `skip`). */
+	skipped: number;
 	matches: (method: string, pathname: string) => boolean;
 }
 
@@ -38,6 +42,7 @@ export function validateFaultRule(rule: FaultRule): void {
 	if (rule.kind === 'delay' && !(typeof rule.delayMs === 'number' && rule.delayMs >= 0)) problems.push('delayMs must be a number >= 0 for a delay fault');
 	if (rule.when !== undefined && rule.when !== 'before' && rule.when !== 'after') problems.push("when must be 'before' or 'after'");
 	if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 1)) problems.push('times must be an integer >= 1');
+	if (rule.skip !== undefined && !(Number.isInteger(rule.skip) && rule.skip >= 0)) problems.push('skip must be an integer >= 0');
 	if (rule.probability !== undefined && !(rule.probability >= 0 && rule.probability <= 1)) problems.push('probability must be between 0 and 1');
 	if (rule.retryAfterSeconds !== undefined && !(rule.retryAfterSeconds >= 0)) problems.push('retryAfterSeconds must be >= 0');
 	if (problems.length > 0) throw new TypeError(`Invalid fault rule: ${problems.join('; ')}`);
@@ -54,7 +59,7 @@ export class FaultInjector {
 		const method = rule.method?.toUpperCase();
 		const pathOk = rule.path === undefined ? () => true : pathMatcher(rule.path);
 		const id = this.nextId++;
-		this.active.push({ id, rule: { ...rule }, fired: 0, matches: (m, p) => (method === undefined || method === m) && pathOk(p) });
+		this.active.push({ id, rule: { ...rule }, fired: 0, skipped: 0, matches: (m, p) => (method === undefined || method === m) && pathOk(p) });
 		return id;
 	}
 
@@ -78,6 +83,10 @@ export class FaultInjector {
 			if ((fault.rule.when ?? 'before') !== when || !fault.matches(method, pathname)) continue;
 			const terminal = fault.rule.kind !== 'delay';
 			if (terminal && fired.some((rule) => rule.kind !== 'delay')) continue;
+			if (fault.skipped < (fault.rule.skip ?? 0)) {
+				fault.skipped += 1;
+				continue;
+			}
 			if (fault.rule.probability !== undefined && !this.rng.chance(fault.rule.probability)) continue;
 			fault.fired += 1;
 			if (fault.rule.times !== undefined && fault.fired >= fault.rule.times) this.active.splice(this.active.indexOf(fault), 1);

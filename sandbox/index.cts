@@ -19,7 +19,7 @@ import { IdFactory } from './core/ids.cts';
 import { Rng } from './core/rng.cts';
 import { FaultInjector, type FaultRule } from './faults.cts';
 import { Router } from './http/router.cts';
-import { type AdminRoute, type ApiRoute, createRequestHandler } from './http/server.cts';
+import { type AdminRoute, type ApiRoute, answerClientError, createRequestHandler } from './http/server.cts';
 import { RequestLog, type RequestFilter, type RequestRecord } from './requestLog.cts';
 import { seedWorld, type VolumeConfig, VOLUMES } from './seed.cts';
 import { createSimulate, type Simulate } from './simulate.cts';
@@ -192,6 +192,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			drift: drift.length > 0 ? (method, pattern, pathname, reply) => applyDrift(drift, method, pattern, pathname, reply) : undefined,
 		}),
 	);
+	server.on('clientError', answerClientError);
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port ?? 0, '127.0.0.1', () => {

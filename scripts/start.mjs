@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
 import { formatElapsed, log } from './n8n/process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n, startN8nWorker } from './n8n/runtime.mjs';
+import { QUEUE_MODE_SETTINGS, QUEUE_WORKERS } from './n8n/queue-mode.mjs';
 import { startPostgres, startRedis } from './n8n/services.mjs';
 import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
@@ -32,8 +33,6 @@ const { values: flags } = parseArgs({
 	},
 });
 const queueMode = flags.queue;
-/** Workers started by `--queue`. */
-const QUEUE_WORKERS = 2;
 const n8nPort = Number(flags['n8n-port']);
 const sandboxPort = Number(flags['sandbox-port']);
 
@@ -193,7 +192,7 @@ async function main() {
 		const [postgres, redis] = await Promise.all([startPostgres({ label: 'demo' }), startRedis()]);
 		addServer('PostgreSQL', postgres.child, postgres.stop);
 		addServer('Redis', redis.child, redis.stop);
-		queueEnv = { ...postgres.env, ...redis.env, EXECUTIONS_MODE: 'queue', OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' };
+		queueEnv = { ...postgres.env, ...redis.env, ...QUEUE_MODE_SETTINGS };
 		queueSummary = `PostgreSQL 127.0.0.1:${postgres.port} (pid ${postgres.pid}), Redis 127.0.0.1:${redis.port} (pid ${redis.pid}), ${QUEUE_WORKERS} workers`;
 	}
 

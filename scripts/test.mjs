@@ -1,5 +1,6 @@
 // `npm test`: installs what the tests need, then lint, build, typecheck, every jest suite, and the end-to-end suite
-// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process).
+// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process), and the bench's
+// smoke.
 // Ends with one "N passed, N failed" line over both runners so CI can read the outcome.
 //
 //   npm test [-- <jest arguments>]   e.g. npm test -- test/sandbox
@@ -42,22 +43,30 @@ function runJest() {
 
 /**
  * The n8n versions of the matrix beside the default one, and the suites each runs: every resource's operations, the
- * trigger in `n8n start`, and the trigger across restarts (queue mode runs on the default version only).
+ * trigger in `n8n start`, and the trigger across restarts (more on the newest 2.x: MATRIX_MODES).
  */
 const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.mts'];
+/**
+ * The newest 2.x runs with n8n 3.0's new defaults (test/e2e/harness.mts N8N_3_DEFAULTS: filesystem binary data,
+ * manual executions on workers, 60 s task timeout, SSRF protection on), and also queue mode and the 3.0 migration
+ * report: 3.0 itself ships only as a Docker image, which cannot run here.
+ */
+const MATRIX_MODES = {
+	'2.41.1': { label: '2.41.1 with 3.0 defaults', files: [...MATRIX_FILES, 'queue.test.mts', 'migration.test.mts'], env: { OLLANG_N8N_DEFAULTS: '3.0' } },
+};
 
 /**
  * Runs end-to-end files with node's test runner through tsx, two files at a time (the trigger files mostly wait for
  * n8n's once-a-minute polls), against one n8n version (OLLANG_N8N_VERSION, installed into the cache first). The spec
  * report goes to the terminal, a TAP copy is read for the counts.
  */
-async function runEndToEnd(version, fileNames) {
-	const env = { ...process.env, OLLANG_N8N_VERSION: version };
+async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {} } = {}) {
+	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
 	const started = Date.now();
 	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
 	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env });
 	const installSeconds = Math.round((Date.now() - started) / 1000);
-	step(`end-to-end on n8n ${version}: ${fileNames.length} files, a real n8n with the packed package, and the sandbox`);
+	step(`end-to-end on n8n ${label}: ${fileNames.length} files, a real n8n with the packed package, and the sandbox`);
 	const files = fileNames.map((name) => join('test', 'e2e', name));
 	const tap = join(reportDir, `e2e-${version}.tap`);
 	let exitedWithFailure = false;
@@ -74,9 +83,25 @@ async function runEndToEnd(version, fileNames) {
 	const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
 	const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? NaN);
 	const [passed, failed, cancelled] = [count('pass'), count('fail'), count('cancelled')];
-	const runner = `end-to-end n8n ${version} (${installSeconds} s install check, ${seconds - installSeconds} s tests)`;
+	const runner = `end-to-end n8n ${label} (${installSeconds} s install check, ${seconds - installSeconds} s tests)`;
 	if (Number.isNaN(passed)) return { runner, passed: 0, failed: 1, suites: files.length, ok: false };
 	return { runner, passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0 };
+}
+
+/** The bench's smoke (`npm run bench -- --smoke`): every scenario once at small volumes; it checks figures, never timings. */
+function runBenchSmoke() {
+	step('bench smoke: every scenario of `npm run bench`, one round, small volumes (bench/run.mjs --smoke)');
+	const summaryFile = join(reportDir, 'bench-smoke.json');
+	const started = Date.now();
+	let exitedWithFailure = false;
+	try {
+		run(process.execPath, [join(repoRoot, 'bench', 'run.mjs'), '--smoke', '--smoke-summary', summaryFile], { cwd: repoRoot });
+	} catch {
+		exitedWithFailure = true;
+	}
+	const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : { checks: 0, failed: 1, scenarios: 0 };
+	const runner = `bench smoke (${Math.round((Date.now() - started) / 1000)} s)`;
+	return { runner, passed: summary.checks - summary.failed, failed: summary.failed, suites: summary.scenarios, ok: !exitedWithFailure && summary.failed === 0 && summary.checks > 0 };
 }
 
 try {
@@ -96,8 +121,10 @@ try {
 	if (!skipE2e) {
 		const allFiles = readdirSync(E2E_DIR).filter((name) => name.endsWith('.test.mts')).sort();
 		outcomes.push(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles));
+		outcomes.push(runBenchSmoke());
 		for (const version of Object.keys(N8N_VERSIONS).filter((candidate) => candidate !== DEFAULT_N8N_VERSION)) {
-			outcomes.push(await runEndToEnd(version, MATRIX_FILES));
+			const mode = MATRIX_MODES[version] ?? { files: MATRIX_FILES };
+			outcomes.push(await runEndToEnd(version, mode.files, mode));
 		}
 	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);

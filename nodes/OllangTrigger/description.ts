@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { folderLocator, memoryLocator } from '../Ollang/actions/common/fields';
+import { folderListLocator, memoryLocator } from '../Ollang/actions/common/fields';
 import { allOrderTypes, orderStatuses } from '../Ollang/actions/order/values';
 import { DEFAULT_CONCURRENCY, DEFAULT_LOOKBACK_DAYS, DEFAULT_RECHECK_PER_POLL, MAX_RECHECK_PER_POLL } from './config';
 
@@ -75,7 +75,8 @@ const orderEventProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['orderDeliveryEvent', 'qcEvaluationFinished'], watch: ['recentOrders'] } },
 		default: {},
 		options: [
-			{ ...folderLocator('Only orders in this folder'), required: false },
+			// A saved folder (By ID or By URL) keeps its mode; new nodes start on the list.
+			{ ...folderListLocator('Only orders in this folder'), required: false },
 			{
 				displayName: 'Order Types',
 				name: 'types',
@@ -154,7 +155,8 @@ const importJobProperties: INodeProperties[] = [
 
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: 'Event',
+		// n8n's name for a trigger's event choice ("Trigger On"); the parameter's name stays 'event'.
+		displayName: 'Trigger On',
 		name: 'event',
 		type: 'options',
 		noDataExpression: true,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { canRead, canWrite } from '../auth.cts';
+import { isCatalogueCode } from '../domain/locales.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, Reply } from '../http/server.cts';
-import { optionalGroup, queryInt } from '../http/validation.cts';
+import { nonEmptyString, optionalGroup, queryInt } from '../http/validation.cts';
 import type { FolderRecord, OrderRecord, ProjectRecord } from '../types.cts';
 
 export function json(status: number, body: unknown): Reply {
@@ -10,6 +11,15 @@ export function json(status: number, body: unknown): Reply {
 }
 
 export const NO_CONTENT: Reply = { status: 204 };
+
+export const CATALOGUE_CODE_WORDS = 'a language code of the catalogue (GET /integration/locales/languages)';
+
+/**
+ * A language code the service takes: one of the catalogue the locale endpoints serve (public reference §3.11:
+ * order and project creation reject codes that are not in it), in any letter case; 400 naming the field otherwise.
+ */
+// pipe: an empty value gets "should not be empty" alone.
+export const catalogueCode = nonEmptyString.pipe(z.string().refine(isCatalogueCode, { message: `must be ${CATALOGUE_CODE_WORDS}` }));
 
 /**
  * Order lookups for the two error styles: 'A' (spec: get order, human review: ORDER_NOT_FOUND / ACCESS_DENIED

@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canRead } from '../auth.cts';
 import { createOrder } from '../domain/lifecycle.cts';
-import { isCatalogueCode } from '../domain/locales.cts';
 import { createProject } from '../domain/projects.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { nonEmptyString, validate } from '../http/validation.cts';
 import type { FigmaImportRecord, OrderRecord } from '../types.cts';
-import { findFolder, findOrder, json } from './common.cts';
+import { catalogueCode, findFolder, findOrder, json } from './common.cts';
 
 /**
  * Figma orders (public reference §3.12). A request imports the file's texts into a new project (a JSON document
@@ -20,21 +19,29 @@ import { findFolder, findOrder, json } from './common.cts';
 /** Statuses after which an order no longer blocks a new Figma order for its file and language. */
 const FINISHED = new Set<string>(['completed', 'delivered', 'cancelled']);
 
-const catalogueCode = nonEmptyString.refine(isCatalogueCode, {
-	message: 'must be a language code of the catalogue (GET /integration/locales/languages)',
-});
+/** Figma's file keys are short (22 characters today); a limit keeps a runaway value out of names and lookups. */
+const MAX_FILE_KEY_LENGTH = 128;
+
+/** An https URL on figma.com or one of its subdomains (www., not evil.example/figma.com or javascript:...figma.com). */
+function isFigmaUrl(value: string): boolean {
+	try {
+		const url = new URL(value);
+		const host = url.hostname.toLowerCase();
+		return url.protocol === 'https:' && (host === 'figma.com' || host.endsWith('.figma.com'));
+	} catch {
+		return false;
+	}
+}
 
 const createBody = z
 	.object({
 		fileKey: nonEmptyString.pipe(
-			z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a Figma file key (the part after /file/ or /design/ in the file URL)'),
-		),
-		fileUrl: nonEmptyString.pipe(
 			z
 				.string()
-				.url()
-				.refine((url) => url.includes('figma.com'), { message: 'must be a Figma file URL (figma.com)' }),
+				.max(MAX_FILE_KEY_LENGTH)
+				.regex(/^[A-Za-z0-9_-]+$/, 'must be a Figma file key (the part after /file/ or /design/ in the file URL)'),
 		),
+		fileUrl: nonEmptyString.pipe(z.string().url().refine(isFigmaUrl, { message: 'must be a Figma file URL (figma.com)' })),
 		sourceLanguage: catalogueCode,
 		targetLanguages: z
 			.array(catalogueCode)

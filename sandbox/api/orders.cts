@@ -19,9 +19,9 @@ import { creditsToUsd } from '../domain/wallet.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
-import { isoDate, optionalGroup, nonEmptyString, oneOrMany, publicHttpsUrl, validate } from '../http/validation.cts';
+import { isoDate, optionalGroup, nonEmptyString, oneOrMany, publicHttpsUrl, publicHttpUrl, validate } from '../http/validation.cts';
 import { CREATABLE_ORDER_TYPES, LISTED_ORDER_STATUSES, ORDER_TYPES, type OrderRecord, type OrderType } from '../types.cts';
-import { containsIgnoringCase, findOrder, json, NO_CONTENT, pageOptionsSchema, paginate, sortBy } from './common.cts';
+import { catalogueCode, containsIgnoringCase, findOrder, json, NO_CONTENT, pageOptionsSchema, paginate, sortBy } from './common.cts';
 
 /** Get order: the spec's Order object (vttUrl and latestEvaluation only when present). */
 export function orderView(order: OrderRecord) {
@@ -101,18 +101,15 @@ function listOrders(ctx: ApiContext): Reply {
 	return json(200, { data: page.data.map(orderSummary), meta: page.meta });
 }
 
-// pipe: the format is checked only once the value is a non-empty string, so an empty one gets one message.
-const languageCode = nonEmptyString.pipe(z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a valid language code'));
-
 const createOrderBody = z
 	.object({
 		orderType: z.enum(CREATABLE_ORDER_TYPES),
 		level: z.number().int().refine((value) => value === 0 || value === 1, { message: 'must be one of the following values: 0, 1' }),
 		projectId: nonEmptyString,
-		targetLanguageConfigs: z.array(z.object({ language: languageCode, isRush: z.boolean().optional() }).strict()).min(1),
+		targetLanguageConfigs: z.array(z.object({ language: catalogueCode, isRush: z.boolean().optional() }).strict()).min(1),
 		orderSubType: z.enum(['closedCaption', 'timecodedTranscription']).optional(),
 		dubbingStyle: z.enum(['overdub', 'lipsync', 'audioDescription']).optional(),
-		callbackUrl: z.string().url().optional(),
+		callbackUrl: publicHttpUrl.optional(),
 		autoQc: z.boolean().optional(),
 		selectedMemories: z.array(nonEmptyString).max(20).optional(),
 	})

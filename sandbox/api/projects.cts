@@ -5,9 +5,9 @@ import { createProject, projectSummary, projectView } from '../domain/projects.c
 import { readJsonBody } from '../http/body.cts';
 import { shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
-import { nonEmptyString, validate } from '../http/validation.cts';
+import { boundedName, httpUrl, validate } from '../http/validation.cts';
 import type { SourceKind } from '../types.cts';
-import { findProject, flatPage, flatPagingSchema, json } from './common.cts';
+import { catalogueCode, findProject, flatPage, flatPagingSchema, json } from './common.cts';
 import { noteList, targetFolder } from './uploads.cts';
 
 const listProjectsQuery = flatPagingSchema(['id', 'name', 'createdAt', 'sourceLanguage']);
@@ -28,9 +28,9 @@ function getProject(ctx: ApiContext): Reply {
 
 const createByUrlBody = z
 	.object({
-		url: z.string().url(),
-		name: nonEmptyString,
-		sourceLanguage: nonEmptyString,
+		url: httpUrl,
+		name: boundedName,
+		sourceLanguage: catalogueCode,
 		folderId: z.string().optional(),
 		// A JSON array here (the SDKs), not the JSON string of the multipart upload.
 		notes: noteList.optional(),

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { canWrite } from '../auth.cts';
 import { sourceKindOf } from '../domain/catalog.cts';
+import { isCatalogueCode } from '../domain/locales.cts';
 import { addProjectSubtitle, createProject } from '../domain/projects.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
-import { nonEmptyString, validate } from '../http/validation.cts';
+import { boundedName, httpUrl, MAX_NAME_LENGTH, nonEmptyString, validate } from '../http/validation.cts';
 import type { FolderRecord } from '../types.cts';
-import { findProject, json } from './common.cts';
+import { CATALOGUE_CODE_WORDS, catalogueCode, findProject, json } from './common.cts';
 import { readUpload, textFields, uploadedFile } from './folders.cts';
 
 /** Direct uploads are counted, not stored; the limit only guards against runaway clients. */
@@ -17,8 +18,8 @@ export const noteList = z.array(z.object({ details: z.string(), timeStamp: z.str
 
 const directUploadFields = z
 	.object({
-		name: nonEmptyString,
-		sourceLanguage: nonEmptyString,
+		name: boundedName,
+		sourceLanguage: catalogueCode,
 		notes: z
 			.string()
 			.optional()
@@ -37,11 +38,11 @@ const directUploadFields = z
 
 const directUrlBody = z
 	.object({
-		url: z.string().url(),
+		url: httpUrl,
 		// Any string: a name without a usable file type (an empty one too) is the spec's "Unsupported file type".
-		originalname: z.string(),
+		originalname: z.string().max(MAX_NAME_LENGTH),
 		size: z.number().positive(),
-		sourceLanguage: nonEmptyString,
+		sourceLanguage: catalogueCode,
 		folderId: z.string().optional(),
 	})
 	.strict();
@@ -93,11 +94,15 @@ export const VTT_MAX_BYTES = 1024 * 1024 * 1024;
 const vttFields = z
 	.object({
 		projectId: nonEmptyString,
-		name: nonEmptyString,
-		// Optional; `all` asks for detection. A language code otherwise (the docs list codes such as es-mx, zh-tw).
+		name: boundedName,
+		// Optional; `all` asks for detection. A catalogue code otherwise, in any case (the docs write es-mx, zh-tw).
 		sourceLanguage: z.preprocess(
 			(value) => (value === '' ? undefined : value),
-			z.string().trim().regex(/^(all|[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)$/, 'must be a language code or all').optional(),
+			z
+				.string()
+				.trim()
+				.refine((code) => code === 'all' || isCatalogueCode(code), { message: `must be all or ${CATALOGUE_CODE_WORDS}` })
+				.optional(),
 		),
 	})
 	.strict();

@@ -81,8 +81,12 @@ const PLATFORM_ALIASES: Readonly<Record<string, string>> = {
 	'no': 'nb',
 };
 
+/** Catalogue codes by their lower-case spelling: the docs write es-mx and zh-tw for es-MX and zh-TW. */
+const BY_FOLDED_CODE = new Map([...BY_CODE.keys()].map((code) => [code.toLowerCase(), code]));
+
+/** Whether a code is in the catalogue, in any letter case (the codes the create endpoints take). */
 export function isCatalogueCode(code: string): boolean {
-	return BY_CODE.has(code);
+	return BY_FOLDED_CODE.has(code.toLowerCase());
 }
 
 export function languagesView(): Language[] {

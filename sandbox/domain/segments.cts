@@ -95,16 +95,37 @@ export async function writeSegmentSheetsXlsx(out: Writable, sheets: Iterable<Seg
 	await workbook.commit();
 }
 
-/** Excel's sheet-name rules: at most 31 characters, none of : \\ / ? * [ ]; names are unique (case-insensitive). */
+/** Excel's sheet-name rules: at most 31 characters, none of : \\ / ? * [ ], no apostrophe at either end; unique ignoring case. */
 export const MAX_SHEET_NAME_LENGTH = 31;
 
-export function uniqueSheetName(wanted: string, taken: Set<string>): string {
-	const clean = wanted.replace(/[:\\/?*[\]]/g, '_').trim() || 'Sheet';
-	let name = clean.slice(0, MAX_SHEET_NAME_LENGTH);
-	for (let n = 2; taken.has(name.toLowerCase()); n++) {
-		const suffix = ` (${n})`;
-		name = clean.slice(0, MAX_SHEET_NAME_LENGTH - suffix.length) + suffix;
+/** Characters Excel refuses become spaces; runs of spaces collapse; apostrophes and spaces leave the ends. */
+function sheetText(text: string): string {
+	return text.replace(/[:\\/?*[\]]/g, ' ').replace(/\s+/g, ' ').replace(/^[\s']+|[\s']+$/g, '');
+}
+
+/** The first `room` characters, cut back to a word end when that loses little, without a dangling separator. */
+function shorten(text: string, room: number): string {
+	if (text.length <= room) return text;
+	let cut = text.slice(0, room);
+	const lastSpace = cut.lastIndexOf(' ');
+	if (text[room] !== ' ' && lastSpace >= room / 2) cut = cut.slice(0, lastSpace);
+	return cut.replace(/[\s\-_.,;']+$/, '');
+}
+
+/**
+ * `{OrderName} - {lang}` within Excel's 31 characters: the language is always kept, the order name is shortened
+ * (at a word end where possible), and a repeat gets a counter before the language: `Season Trailer (2) - de`.
+ */
+export function uniqueSheetName(orderName: string, language: string, taken: Set<string>): string {
+	const suffix = ` - ${sheetText(language)}`;
+	const base = sheetText(orderName);
+	for (let n = 1; ; n++) {
+		const counter = n === 1 ? '' : ` (${n})`;
+		const head = shorten(base, MAX_SHEET_NAME_LENGTH - suffix.length - counter.length) || 'Order';
+		const name = `${head}${counter}${suffix}`;
+		if (!taken.has(name.toLowerCase())) {
+			taken.add(name.toLowerCase());
+			return name;
+		}
 	}
-	taken.add(name.toLowerCase());
-	return name;
 }

@@ -2,10 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import { shapeB } from './errors.cts';
 
 const JSON_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** How much of a refused body is still read, so that its answer reaches the client (see consumeBody). */
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /**
- * Feeds the request body to `onChunk`. When `onChunk` throws (a limit passed), reading stops at once and the
- * rest of the body is discarded unread, so the response can be sent while the client is still uploading.
+ * Feeds the request body to `onChunk`. When `onChunk` throws (a limit passed), the rest of the body is read and
+ * discarded before the error is answered: a response sent while the client is still uploading makes node close the
+ * connection under the upload, and the client may then see a reset instead of the answer (a race that failed CI for
+ * a file one byte over its limit). A body that goes on for more than DRAIN_LIMIT_BYTES after the refusal is answered
+ * at once, while the client is still sending, as a service does not read a huge upload it has refused.
  * (Leaving a `for await` loop early would destroy the request and its socket instead.)
  */
 export function consumeBody(req: IncomingMessage, onChunk: (chunk: Buffer) => void): Promise<void> {
@@ -18,20 +23,28 @@ export function consumeBody(req: IncomingMessage, onChunk: (chunk: Buffer) => vo
 			req.off('end', onEnd);
 			req.off('error', onError);
 			req.off('close', onClose);
+			// Whatever is left of the body is discarded unread.
+			req.resume();
 			if (error) reject(error);
 			else resolve();
 		};
+		let refusal: unknown;
+		let drained = 0;
 		const onData = (chunk: Buffer) => {
+			if (refusal !== undefined) {
+				drained += chunk.length;
+				if (drained > DRAIN_LIMIT_BYTES) finish(refusal);
+				return;
+			}
 			try {
 				onChunk(chunk);
 			} catch (error) {
-				finish(error);
-				req.resume();
+				refusal = error;
 			}
 		};
-		const onEnd = () => finish();
+		const onEnd = () => finish(refusal);
 		const onError = (error: Error) => finish(error);
-		const onClose = () => finish(new Error('the client closed the connection before the body was complete'));
+		const onClose = () => finish(refusal ?? new Error('the client closed the connection before the body was complete'));
 		req.on('data', onData);
 		req.on('end', onEnd);
 		req.on('error', onError);
@@ -55,9 +68,4 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 	} catch (error) {
 		throw shapeB(400, `Unexpected token in JSON body: ${(error as Error).message}`, 'Bad Request');
 	}
-}
-
-/** The real service answers 500 to a multipart upload sent without Content-Length (chunked). */
-export function isChunkedWithoutLength(req: IncomingMessage): boolean {
-	return req.headers['content-length'] === undefined && /chunked/i.test(req.headers['transfer-encoding'] ?? '');
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Writable } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, type AuthShape } from '../auth.cts';
 import type { FaultInjector, FaultRule } from '../faults.cts';
@@ -86,7 +86,8 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 	const method = (req.method ?? 'GET').toUpperCase();
 	const pathname = url.pathname;
 	const started = performance.now();
-	const match = deps.api.match(method, pathname);
+	// HEAD is answered as GET without the body, as Express does for every GET route.
+	const match = deps.api.match(method, pathname) ?? (method === 'HEAD' ? deps.api.match('GET', pathname) : null);
 	const record: RequestRecord = { method, path: pathname, route: match?.route.pattern ?? null, status: null, at: deps.world.clock.nowIso(), durationMs: 0 };
 	deps.requests.add(record);
 	res.on('close', () => {
@@ -170,6 +171,12 @@ export function errorReply(error: ApiError): Reply {
 export async function send(res: ServerResponse, reply: Reply): Promise<void> {
 	if (res.destroyed) return;
 	const headers: Record<string, string> = { ...reply.headers };
+	// A HEAD answer has GET's headers and no body; node drops a written body itself, a stream is not started.
+	if (reply.stream && res.req?.method === 'HEAD') {
+		res.writeHead(reply.status, headers);
+		res.end();
+		return;
+	}
 	if (reply.stream) {
 		res.writeHead(reply.status, headers);
 		try {
@@ -189,6 +196,26 @@ export async function send(res: ServerResponse, reply: Reply): Promise<void> {
 	headers['content-length'] = String(payload.length);
 	res.writeHead(reply.status, headers);
 	res.end(payload);
+}
+
+/**
+ * Requests node's HTTP parser cannot read (a Content-Length shorter than the body leaves bytes that do not start a
+ * request; a garbled request line; headers too large) get the API's JSON error body, shape B, and the connection
+ * closes, instead of node's bare status line.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+	// As node's own handler does: no status line into a response already on its way (its private _httpMessage).
+	const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+	if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) {
+		socket.destroy();
+		return;
+	}
+	const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+	const reason = statusText(status);
+	const body = JSON.stringify({ statusCode: status, message: `${reason}: the request could not be parsed (${error.code ?? error.message})`, error: reason });
+	socket.end(
+		`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+	);
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

@@ -124,29 +124,145 @@ export function optionalGroup<S extends z.ZodTypeAny>(schema: S) {
 	return z.preprocess((value) => (value === undefined ? {} : value), schema);
 }
 
-/** Hosts a callback may not point at: localhost names and loopback, private, link-local or unspecified addresses. */
-export function isPrivateHost(hostname: string): boolean {
-	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-	if (host === '' || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
-	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(mapped ? mapped[1] : host);
-	if (v4) {
-		const [a, b] = [Number(v4[1]), Number(v4[2])];
-		return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-	}
-	if (host.includes(':')) return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
-	return false;
+/** Host names that resolve inside a network: localhost, mDNS, the internal and home zones, and single labels (search domains). */
+function isLocalName(host: string): boolean {
+	if (host === 'localhost' || !host.includes('.')) return true;
+	return ['.localhost', '.local', '.internal', '.home.arpa', '.localdomain'].some((suffix) => host.endsWith(suffix));
 }
 
-/** A callback URL: https only, with a public host (public docs of the QC evaluation). */
-export const publicHttpsUrl = z.string().superRefine((value, ctx) => {
+/**
+ * IPv4 ranges that are not the public internet (RFC 6890 special-purpose registry): "this network", private,
+ * shared (CGNAT), loopback, link-local, IETF protocol assignments, documentation, the old 6to4 relay, benchmark
+ * (198.18/15), multicast, reserved and broadcast.
+ */
+const NON_PUBLIC_V4: ReadonlyArray<readonly [number, number]> = [
+	[0x00000000, 8],
+	[0x0a000000, 8],
+	[0x64400000, 10],
+	[0x7f000000, 8],
+	[0xa9fe0000, 16],
+	[0xac100000, 12],
+	[0xc0000000, 24],
+	[0xc0000200, 24],
+	[0xc0586300, 24],
+	[0xc0a80000, 16],
+	[0xc6120000, 15],
+	[0xc6336400, 24],
+	[0xcb007100, 24],
+	[0xe0000000, 4],
+	[0xf0000000, 4],
+];
+
+function isNonPublicV4(address: number): boolean {
+	return NON_PUBLIC_V4.some(([network, bits]) => (address >>> (32 - bits)) === (network >>> (32 - bits)));
+}
+
+/** Dotted IPv4 (the URL parser has already turned 2130706433 or 0x7f.1 into 127.0.0.1) as a 32-bit number. */
+function parseV4(host: string): number | null {
+	const parts = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+	if (!parts) return null;
+	const octets = parts.slice(1).map(Number);
+	if (octets.some((octet) => octet > 255)) return null;
+	return ((octets[0] << 24) | (octets[1] << 16) | (octets[2] << 8) | octets[3]) >>> 0;
+}
+
+/** An IPv6 address as eight 16-bit groups (an embedded dotted IPv4 tail included), or null. */
+function parseV6(host: string): number[] | null {
+	let text = host;
+	const tail = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+	if (tail) {
+		const v4 = parseV4(tail[2]);
+		if (v4 === null) return null;
+		text = `${tail[1]}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+	}
+	const halves = text.split('::');
+	if (halves.length > 2) return null;
+	const groups = (half: string) => (half === '' ? [] : half.split(':'));
+	const head = groups(halves[0]);
+	const rest = halves.length === 2 ? groups(halves[1]) : [];
+	const missing = 8 - head.length - rest.length;
+	if ((halves.length === 2 && missing < 1) || (halves.length === 1 && missing !== 0)) return null;
+	const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest];
+	if (!all.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
+	return all.map((group) => parseInt(group, 16));
+}
+
+const v4Of = (high: number, low: number) => ((high << 16) | low) >>> 0;
+
+/**
+ * IPv6 that is not a public unicast address, or that reaches IPv4 through a non-public IPv4 address: unspecified,
+ * loopback, IPv4-compatible (::/96) and IPv4-mapped (::ffff:0:0/96) and IPv4-translated (::ffff:0:0:0/96) forms,
+ * NAT64 (64:ff9b::/96 by its IPv4, 64:ff9b:1::/48 local use), discard-only (100::/64), Teredo (2001::/32), ORCHID and
+ * benchmarking (2001:2::/48, 2001:10::/28, 2001:20::/28), documentation (2001:db8::/32), 6to4 (2002::/16 by its IPv4),
+ * unique-local (fc00::/7), link-local (fe80::/10), site-local (fec0::/10) and multicast (ff00::/8).
+ */
+function isNonPublicV6(g: number[]): boolean {
+	const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+	if (zeros(0, 6)) return true; // ::, ::1 and the IPv4-compatible ::a.b.c.d
+	if (zeros(0, 5) && g[5] === 0xffff) return isNonPublicV4(v4Of(g[6], g[7]));
+	if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return isNonPublicV4(v4Of(g[6], g[7]));
+	if (g[0] === 0x64 && g[1] === 0xff9b) return zeros(2, 6) ? isNonPublicV4(v4Of(g[6], g[7])) : g[2] === 1;
+	if (g[0] === 0x100 && zeros(1, 4)) return true;
+	if (g[0] === 0x2001 && (g[1] === 0 || g[1] === 0xdb8 || (g[1] === 2 && g[2] === 0) || (g[1] >= 0x10 && g[1] <= 0x2f))) return true;
+	if (g[0] === 0x2002) return isNonPublicV4(v4Of(g[1], g[2]));
+	return (g[0] & 0xfe00) === 0xfc00 || (g[0] & 0xffc0) === 0xfe80 || (g[0] & 0xffc0) === 0xfec0 || (g[0] & 0xff00) === 0xff00;
+}
+
+/**
+ * Hosts a callback may not point at: local names, and every address form that reaches a private, loopback,
+ * link-local, benchmark, multicast, broadcast or otherwise reserved range (IPv4, or IPv6 embedding one). Takes a
+ * URL's hostname, which the WHATWG parser has already normalised (IPv4 numbers dotted, IPv6 compressed hex).
+ */
+export function isPrivateHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+	if (host === '') return true;
+	if (host.includes(':')) {
+		const groups = parseV6(host);
+		return groups === null || isNonPublicV6(groups);
+	}
+	const v4 = parseV4(host);
+	if (v4 !== null) return isNonPublicV4(v4);
+	return isLocalName(host);
+}
+
+/** A URL of one of the given schemes (`must use https`, `must use http or https`), as one message per problem. */
+function urlWithScheme(schemes: readonly string[], ctx: z.RefinementCtx, value: string): URL | null {
 	let url: URL;
 	try {
 		url = new URL(value);
 	} catch {
 		ctx.addIssue({ code: 'custom', message: 'must be a URL address' });
-		return;
+		return null;
 	}
-	if (url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must use https' });
-	else if (isPrivateHost(url.hostname)) ctx.addIssue({ code: 'custom', message: 'must point to a public host (localhost and private addresses are not allowed)' });
+	if (!schemes.includes(url.protocol.slice(0, -1))) {
+		ctx.addIssue({ code: 'custom', message: `must use ${schemes.join(' or ')}` });
+		return null;
+	}
+	return url;
+}
+
+/** A source the service downloads from: http or https only (file:, javascript:, ftp: ... are refused). */
+export const httpUrl = z.string().superRefine((value, ctx) => {
+	urlWithScheme(['http', 'https'], ctx, value);
 });
+
+/** A callback URL: the given schemes, with a public host. */
+function publicUrl(schemes: readonly string[]) {
+	return z.string().superRefine((value, ctx) => {
+		const url = urlWithScheme(schemes, ctx, value);
+		if (url && isPrivateHost(url.hostname)) {
+			ctx.addIssue({ code: 'custom', message: 'must point to a public host (localhost and private addresses are not allowed)' });
+		}
+	});
+}
+
+/** The QC evaluation's callback: https only, public host (public docs). */
+export const publicHttpsUrl = publicUrl(['https']);
+
+/** An order's completion callback: http or https (public docs), public host like the QC callback. */
+export const publicHttpUrl = publicUrl(['http', 'https']);
+
+/** Names the service stores (projects, uploads): a database column's usual limit. */
+export const MAX_NAME_LENGTH = 255;
+
+export const boundedName = z.string().trim().min(1).max(MAX_NAME_LENGTH);

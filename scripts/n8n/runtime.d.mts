@@ -168,3 +168,30 @@ export interface N8nExecution {
 
 export function readWorkflowStaticData(baseUrl: string, cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 export function readExecutions(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<N8nExecution[]>;
+
+export function activateWorkflow(baseUrl: string, cookie: string, id: string): Promise<unknown>;
+
+export interface InstalledCommunityPackage {
+	packageName: string;
+	installedVersion: string;
+	installedNodes: Array<{ name: string; type: string; latestVersion: number }>;
+}
+
+export interface CommunityPackagesAnswer<T> {
+	status: number;
+	data: T;
+	message?: string;
+}
+
+export function communityPackages(baseUrl: string, cookie: string, method: 'GET'): Promise<CommunityPackagesAnswer<InstalledCommunityPackage[]>>;
+export function communityPackages(
+	baseUrl: string,
+	cookie: string,
+	method: 'POST' | 'PATCH',
+	body: { name: string; version?: string },
+): Promise<CommunityPackagesAnswer<InstalledCommunityPackage>>;
+export function communityPackages(baseUrl: string, cookie: string, method: 'DELETE', body: { name: string }): Promise<CommunityPackagesAnswer<undefined>>;
+
+export function ensureCachedTool(name: string, version: string, options?: { overrides?: Record<string, unknown> }): Promise<string>;
+export function n8nFetch(url: string | URL, init?: RequestInit): Promise<Response>;
+export function n8nRequest(url: string | URL, options?: { method?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; text: string }>;

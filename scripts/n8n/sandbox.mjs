@@ -9,11 +9,11 @@ const READY_TIMEOUT_MS = 60_000;
 /**
  * Starts the sandbox with the CLI flags in `args` (sandbox/README.md) in its own process group, and resolves with
  * `{ child, info, stop() }` once it prints its `SANDBOX_READY {json}` line: `info` is `{ baseUrl, keys }`.
- * `onLine(line)` receives its other output.
+ * `onLine(line)` receives its other output. `script`: another launcher printing the same line (the bench's).
  */
-export async function startSandboxProcess(args = [], { onLine } = {}) {
+export async function startSandboxProcess(args = [], { onLine, script = 'sandbox/cli.cts' } = {}) {
 	const tsx = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-	const child = spawnGroup(tsx, ['sandbox/cli.cts', ...args], { cwd: REPO_ROOT });
+	const child = spawnGroup(tsx, [script, ...args], { cwd: REPO_ROOT });
 	let tail = '';
 	const info = await new Promise((resolve, reject) => {
 		const timer = setTimeout(() => {

@@ -34,6 +34,33 @@ import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess, type Sand
 import type { SeededFixtures } from '../../sandbox/types.cts';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/**
+ * n8n settings; a setting given as undefined is left out of n8n's environment (as if never set), so a test can see
+ * n8n's own default for something the runtime otherwise sets (e.g. N8N_UNVERIFIED_PACKAGES_ENABLED).
+ */
+export type N8nSettings = Record<string, string | undefined>;
+
+/** The host the sandbox listens on (scripts/n8n/sandbox.mjs binds loopback). */
+export const SANDBOX_HOST = '127.0.0.1';
+
+/**
+ * n8n 3.0's new defaults, set on n8n 2.x: `scripts/test.mjs` runs the matrix's n8n 2.41.1 suites with
+ * OLLANG_N8N_DEFAULTS=3.0, and every n8n process of a user folder (CLI commands, `n8n start`, workers) gets them.
+ * Binary data on the filesystem (the in-memory mode is gone), manual executions on queue-mode workers, the task
+ * runner's 60 s timeout, and SSRF protection on with n8n's built-in block list (which covers loopback), the
+ * sandbox's address allowed as a 3.0 administrator allows an internal API.
+ */
+export const N8N_3_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
+	N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+	OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+	N8N_RUNNERS_TASK_TIMEOUT: '60',
+	N8N_SSRF_PROTECTION_ENABLED: 'true',
+	N8N_SSRF_ALLOWED_IP_RANGES: `${SANDBOX_HOST}/32`,
+});
+
+/** Whether this run uses n8n 3.0's defaults (OLLANG_N8N_DEFAULTS=3.0). */
+export const WITH_N8N_3_DEFAULTS = process.env.OLLANG_N8N_DEFAULTS === '3.0';
 export const PACKAGE_NAME = 'n8n-nodes-ollang';
 export const OLLANG_NODE = `${PACKAGE_NAME}.ollang`;
 export const OLLANG_TRIGGER_NODE = `${PACKAGE_NAME}.ollangTrigger`;
@@ -179,6 +206,21 @@ export class SandboxClient {
 		return answer.body;
 	}
 
+	/**
+	 * The delivery events that happened after `after` (ms since the epoch) as the trigger names them
+	 * (`<orderId>:<index>`), sorted: what a trigger activated at that moment must emit, each once.
+	 */
+	async deliveryEventIdsAfter(after: number): Promise<string[]> {
+		const ids: string[] = [];
+		for (const row of await this.getAllPages<{ id: string }>('/integration/orders')) {
+			const order = await this.get<{ id: string; deliveryEvents: Array<{ occurredAt: string }> }>(`/integration/orders/${String(row.id)}`);
+			order.deliveryEvents.forEach((event, index) => {
+				if (Date.parse(event.occurredAt) > after) ids.push(`${order.id}:${index}`);
+			});
+		}
+		return ids.sort();
+	}
+
 	/** Every row of a paged listing; `style` 'flat' for the folder and project lists (page/take, no pageOptions). */
 	async getAllPages<T>(pathname: string, query: Query = {}, key: KeyRole = 'owner', style: 'nested' | 'flat' = 'nested'): Promise<T[]> {
 		const rows: T[] = [];
@@ -239,7 +281,7 @@ export class N8nUserFolder {
 	private constructor(
 		readonly root: string,
 		/** n8n settings added for every process on this folder (e.g. queue mode's database and Redis). */
-		private readonly settings: Record<string, string> = {},
+		private readonly settings: N8nSettings = {},
 	) {
 		this.dir = path.join(root, 'user');
 		this.binaryStorage = path.join(root, 'binary-data');
@@ -248,17 +290,19 @@ export class N8nUserFolder {
 		for (const dir of [this.dir, this.binaryStorage, this.filesDir, this.workflowsDir]) mkdirSync(dir, { recursive: true });
 	}
 
-	static create(label: string, settings: Record<string, string> = {}): N8nUserFolder {
+	static create(label: string, settings: N8nSettings = {}): N8nUserFolder {
 		return new N8nUserFolder(mkdtempSync(path.join(tmpdir(), `n8n-nodes-ollang-e2e-${label}-`)), settings);
 	}
 
-	/** n8n settings for every process on this folder (CLI commands and `n8n start`). */
+	/** n8n settings for every process on this folder (CLI commands, `n8n start`, workers); 3.0's defaults win. */
 	get env(): Record<string, string> {
-		return { N8N_BINARY_DATA_STORAGE_PATH: this.binaryStorage, N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir, ...this.settings };
+		const settings = { N8N_BINARY_DATA_STORAGE_PATH: this.binaryStorage, N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir, ...this.settings };
+		// Undefined values reach spawn, which leaves them out of the child's environment.
+		return { ...settings, ...(WITH_N8N_3_DEFAULTS ? N8N_3_DEFAULTS : {}) } as Record<string, string>;
 	}
 
-	private get commandOptions(): N8nCommandOptions {
-		return { env: this.env, onOutput: (output) => this.transcripts.push(output) };
+	private commandOptions(extraEnv: N8nSettings = {}): N8nCommandOptions {
+		return { env: { ...this.env, ...extraEnv } as Record<string, string>, onOutput: (output) => this.transcripts.push(output) };
 	}
 
 	async install(): Promise<InstalledPackage> {
@@ -266,7 +310,7 @@ export class N8nUserFolder {
 	}
 
 	async importCredentials(credentials: CredentialToImport[]): Promise<void> {
-		await importCredentials(this.dir, credentials, this.commandOptions);
+		await importCredentials(this.dir, credentials, this.commandOptions());
 	}
 
 	async importWorkflows(workflows: WorkflowJson[]): Promise<void> {
@@ -275,27 +319,29 @@ export class N8nUserFolder {
 			writeFileSync(file, JSON.stringify(workflow, null, 2));
 			return file;
 		});
-		await importWorkflows(this.dir, files, this.commandOptions);
+		await importWorkflows(this.dir, files, this.commandOptions());
 	}
 
 	/** Publishes (activates) a workflow, for an `n8n start` started afterwards. */
 	async publish(id: string): Promise<void> {
-		await publishWorkflow(this.dir, id, this.commandOptions);
+		await publishWorkflow(this.dir, id, this.commandOptions());
 	}
 
 	/** `n8n start` on a free port (`extraEnv` added to n8n's settings), with its output kept in `serverLog`. */
-	async start(extraEnv: Record<string, string> = {}): Promise<RunningN8n> {
-		return await startN8n(this.dir, { port: await freePort(), env: { ...this.env, ...extraEnv }, onLine: (line) => this.serverLog.push(line) });
+	async start(extraEnv: N8nSettings = {}): Promise<RunningN8n> {
+		const env = { ...this.env, ...extraEnv } as Record<string, string>;
+		return await startN8n(this.dir, { port: await freePort(), env, onLine: (line) => this.serverLog.push(line) });
 	}
 
-	async execute(id: string): Promise<N8nRun> {
-		return await executeWorkflow(this.dir, id, this.commandOptions);
+	/** `n8n execute` of a workflow (`extraEnv` added to n8n's settings). */
+	async execute(id: string, extraEnv: N8nSettings = {}): Promise<N8nRun> {
+		return await executeWorkflow(this.dir, id, this.commandOptions(extraEnv));
 	}
 
 	/** Runs a workflow that must fail, and returns the failed run n8n reported. */
-	async executeFailing(id: string): Promise<N8nRun> {
+	async executeFailing(id: string, extraEnv: N8nSettings = {}): Promise<N8nRun> {
 		try {
-			await this.execute(id);
+			await this.execute(id, extraEnv);
 		} catch (error) {
 			const { run } = error as ExecuteWorkflowError;
 			if (run) return run;
@@ -319,6 +365,15 @@ export class N8nUserFolder {
 		rmSync(this.root, { recursive: true, force: true });
 	}
 }
+
+/** Ollang Trigger parameters: every delivery event of the last 30 days' orders, each watched order read on every poll. */
+export const EVERY_DELIVERY_EVENT = Object.freeze({
+	event: 'orderDeliveryEvent',
+	eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
+	watch: 'recentOrders',
+	lookbackDays: 30,
+	options: { recheckPerPoll: 200 },
+});
 
 /** A published-style workflow of one Ollang Trigger (polling every minute, the owner key) and a No Op after it. */
 export function pollTriggerWorkflow(id: string, name: string, nodeName: string, parameters: Record<string, unknown>): WorkflowJson {
@@ -520,4 +575,17 @@ export function findSecrets(secrets: Record<string, string>, paths: string[], te
 		for (const [role, secret] of Object.entries(secrets)) if (text.includes(secret)) hits.push(`the ${role} key in ${name}`);
 	}
 	return hits;
+}
+
+/** An order as Simplify gives it (on by default from the node's version 2): it holds the API's values, without the raw lists. */
+export function assertSimplifiedOrder(item: Record<string, unknown>, apiOrder: Record<string, unknown>): void {
+	for (const key of ['id', 'name', 'type', 'status', 'level', 'sourceLanguage', 'targetLanguage', 'createdAt', 'projectId', 'folderId']) {
+		assert.deepEqual(item[key], apiOrder[key], `order.${key}`);
+	}
+	const docs = apiOrder.orderDocs as Array<Record<string, unknown>>;
+	assert.deepEqual(item.documents, docs.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })));
+	const events = apiOrder.deliveryEvents as Array<Record<string, unknown>>;
+	assert.equal(item.deliveryEventCount, events.length);
+	assert.equal(item.finance, undefined, 'finance data left out');
+	assert.deepEqual([item.orderDocs, item.deliveryEvents], [undefined, undefined], 'the raw lists left out');
 }

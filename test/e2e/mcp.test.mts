@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import type { RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import {
+	assertSimplifiedOrder,
 	assertNoKeyLeft,
 	exampleNode,
 	N8nUserFolder,
@@ -255,7 +256,7 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		);
 	});
 
-	it('Request human review is applied exactly once; asked again for the same order, the API refuses and nothing more is charged', async () => {
+	it('Request human review is applied exactly once; asked again for the same order, the tool answers that it is already applied and nothing more is charged', async () => {
 		const orderId = fixtures.orders.completedLevel0;
 		const path = `/integration/orders/${orderId}/human-review`;
 		const before = await sandbox.get<{ level: number; status: string }>(`/integration/orders/${orderId}`);
@@ -272,16 +273,16 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		assert.ok(charged > 0, `the review was charged (${charged} credits)`);
 
 		const second = await call(TOOLS.requestHumanReview, { orderId });
-		assert.equal(second.isError, true, resultText(second));
-		// The order is under review now (ongoing): the API's refusal, passed on to the model.
-		assert.match(resultText(second), /400 ORDER_NOT_ELIGIBLE/);
-		assert.match(resultText(second), /nothing was changed or charged/);
+		// The API refuses the repeat (the order is under review now); the node reads the order, finds the review it
+		// asked for under way, and tells the model so instead of an error.
+		assert.notEqual(second.isError, true, resultText(second));
+		assert.deepEqual(resultItems(TOOLS.requestHumanReview, second), [{ success: true, orderId, humanReviewRequested: true, alreadyApplied: true }]);
 		const creditsAfterSecond = await sandbox.get<{ usedCredits: number }>('/integration/credits');
 		assert.equal(creditsAfterSecond.usedCredits, creditsAfterFirst.usedCredits, 'no second charge');
 		const posts = (await apiRequestsSince(seen)).filter((request) => request.method === 'POST' && request.path === path);
-		assert.deepEqual(posts.map((request) => request.status), [204, 400], 'one review applied, one refused, no retry');
+		assert.deepEqual(posts.map((request) => request.status), [204, 400], 'one review applied, the repeat refused by the API, no retry');
 		summary.push(
-			`  ${TOOLS.requestHumanReview}({orderId}): applied once (level 0 -> 1, ${charged} credits); again -> isError "${firstLine(second)}", no second charge`,
+			`  ${TOOLS.requestHumanReview}({orderId}): applied once (level 0 -> 1, ${charged} credits); again -> ${resultText(second)}, no second charge`,
 		);
 	});
 
@@ -364,19 +365,6 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		assertNoKeyLeft(n8n, sandbox.info.keys);
 	});
 });
-
-/** The tool's order (Simplify on: the node's version 2 default) holds the API's values, without the raw lists. */
-function assertSimplifiedOrder(item: Json, apiOrder: Json): void {
-	for (const key of ['id', 'name', 'type', 'status', 'level', 'sourceLanguage', 'targetLanguage', 'createdAt', 'projectId', 'folderId']) {
-		assert.deepEqual(item[key], apiOrder[key], `order.${key}`);
-	}
-	const docs = apiOrder.orderDocs as Json[];
-	assert.deepEqual(item.documents, docs.map((doc) => ({ type: doc.type, name: doc.name, url: doc.url })));
-	const events = apiOrder.deliveryEvents as Json[];
-	assert.equal(item.deliveryEventCount, events.length);
-	assert.equal(item.finance, undefined, 'finance data left out');
-	assert.deepEqual([item.orderDocs, item.deliveryEvents], [undefined, undefined], 'the raw lists left out');
-}
 
 /** A simplified consumption line: the API line's values, the requestor by name only (no e-mail). */
 function assertSimplifiedLine(item: Json, apiLine: Json | undefined): void {

@@ -6,30 +6,35 @@
 // REST API (another process). Then the Ollang Trigger on the main, with a worker killed while executions run and
 // started again: every delivery event exactly once.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { REPO_ROOT, readExecutions, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { REPO_ROOT, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { QUEUE_MODE_SETTINGS, QUEUE_WORKERS } from '../../scripts/n8n/queue-mode.mjs';
 import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from '../../scripts/n8n/services.mjs';
 import {
+	EVERY_DELIVERY_EVENT,
 	N8nUserFolder,
+	ollang,
 	OLLANG_NODE,
 	pollTriggerWorkflow,
 	readFirstSheet,
 	SandboxClient,
+	stepsWorkflow,
 	testCredentials,
 	triggerItems,
 	waitFor,
 	type WorkflowJson,
 } from './harness.mts';
-import { accountWorkflow, memoryWorkflow, ordersWorkflow, publicApiWorkflow } from './workflows.mts';
+import { asWebhookWorkflow, everyOperationWorkflows } from './workflows.mts';
 
 type Json = Record<string, unknown>;
 
 const TRIGGER_NODE = 'On delivery event';
+/** Run by hand, as from the editor. */
+const MANUAL_WORKFLOW = stepsWorkflow('QueueManual00001', 'Queue: manual run', [ollang('Get credit wallet', 'creditWallet', 'get')]);
 
 /** `resource.operation` of every operation the built Ollang node offers, sorted. */
 function offeredOperations(): string[] {
@@ -44,26 +49,15 @@ function offeredOperations(): string[] {
 		.sort();
 }
 
-/** The workflow with its Manual Trigger ("Start") replaced by a Webhook: a production execution, queued for a worker. */
-function asWebhookWorkflow(workflow: WorkflowJson): { workflow: WorkflowJson; path: string } {
-	const path = `queue-${workflow.id}`;
-	const nodes = workflow.nodes.map((node) =>
-		node.name === 'Start'
-			? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } }
-			: node,
-	);
-	return { workflow: { ...workflow, id: `${workflow.id.slice(0, 12)}Queu`, name: `${workflow.name} (queue)`, nodes }, path };
-}
-
 describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { timeout: 25 * 60_000 }, () => {
 	let sandbox: SandboxClient;
 	let postgres: RunningPostgres;
 	let redis: RunningRedis;
 	let n8n: N8nUserFolder;
 	let main: RunningN8n | undefined;
-	const workers: Array<RunningWorker | undefined> = [undefined, undefined];
+	const workers: Array<RunningWorker | undefined> = Array.from({ length: QUEUE_WORKERS }, () => undefined);
 	/** Each worker's output, kept across restarts. */
-	const workerLogs: string[][] = [[], []];
+	const workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
 	let cookie: string;
 
 	const startWorker = async (index: number) => {
@@ -81,8 +75,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		n8n = N8nUserFolder.create('queue', {
 			...postgres.env,
 			...redis.env,
-			EXECUTIONS_MODE: 'queue',
-			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// As `npm start -- --queue` and docker/docker-compose.yml run it.
+			...QUEUE_MODE_SETTINGS,
 			// Keep every execution's data: the test reads them back.
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		});
@@ -108,11 +102,12 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const [rerunOrderId, qcOrderId, revisionOrderId] = await freshOrders('completed', 3);
 		const [translator] = await sandbox.admin<Array<{ id: string }>>('GET', 'translators');
 		const publicApi = { pendingOrderId, rerunOrderId, qcOrderId, revisionOrderId, translatorId: translator.id };
-		const webhooks = [ordersWorkflow(fixtures), accountWorkflow(fixtures), memoryWorkflow(), publicApiWorkflow(fixtures, publicApi)].map(asWebhookWorkflow);
-		await n8n.importWorkflows(webhooks.map(({ workflow }) => workflow));
+		const webhooks = everyOperationWorkflows(fixtures, publicApi).map((workflow) => asWebhookWorkflow(workflow, 'queue'));
+		// The manual-run workflow too: one import (each n8n command is a start of n8n).
+		await n8n.importWorkflows([...webhooks.map(({ workflow }) => workflow), MANUAL_WORKFLOW]);
 		for (const { workflow } of webhooks) await n8n.publish(workflow.id);
 		main = await n8n.start();
-		await Promise.all([startWorker(0), startWorker(1)]);
+		await Promise.all(workers.map((_, index) => startWorker(index)));
 		cookie = await signIn(main.url);
 
 		await sandbox.clearRequests();
@@ -138,7 +133,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		}
 
 		const operations: string[] = [];
-		const perWorker = [0, 0];
+		const perWorker = workers.map(() => 0);
 		for (const { workflow, execution } of resourceRuns) {
 			assert.equal(execution.status, 'success', `"${workflow.name}" ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`);
 			assert.equal(execution.mode, 'webhook');
@@ -158,7 +153,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		// The XLSX a worker stored in the database, read through the main's REST API.
 		const orders = resourceRuns.find(({ workflow }) => workflow.name.startsWith('E2E: orders'))!;
 		const exported = orders.execution.data.resultData.runData['Export XLSX'][0].data!.main[0]![0] as unknown as { binary: { sheet: { id: string; fileName: string } } };
-		assert.match(exported.binary.sheet.id, /^database:/);
+		// Queue mode's database store, or the filesystem one of n8n 3.0's defaults (one folder, shared here by every process).
+		assert.match(exported.binary.sheet.id, n8n.env.N8N_DEFAULT_BINARY_DATA_MODE === 'filesystem' ? /^filesystem-v2:/ : /^database:/);
 		const download = await fetch(`${main!.url}/rest/binary-data?id=${encodeURIComponent(exported.binary.sheet.id)}&action=download`, { headers: { cookie } });
 		assert.equal(download.status, 200);
 		const fromN8n = await readFirstSheet(Buffer.from(await download.arrayBuffer()));
@@ -170,20 +166,43 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const distinct = [...new Set(operations)].sort();
 		console.log(
 			`queue mode: ${operations.length} Ollang node runs (${distinct.length} operations) in ${resourceRuns.length} executions; ` +
-				`executions per worker: ${perWorker.join(' / ')}; XLSX ${fromN8n.rows.length} rows read back from the database binary store`,
+				`executions per worker: ${perWorker.join(' / ')}; XLSX ${fromN8n.rows.length} rows read back from the ${n8n.env.N8N_DEFAULT_BINARY_DATA_MODE} binary store`,
 		);
 		// Every operation the node offers ran on a worker (its description, from the package the processes load).
 		assert.deepEqual(distinct, offeredOperations());
 	});
 
-	it('emits every delivery event exactly once while a worker is killed and started again', async () => {
-		const trigger = pollTriggerWorkflow('QueueTrigger0001', 'Queue: delivery events', TRIGGER_NODE, {
-			event: 'orderDeliveryEvent',
-			eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
-			watch: 'recentOrders',
-			lookbackDays: 30,
-			options: { recheckPerPoll: 200 },
+	it('runs a manual execution, started as the editor starts it, on a worker (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS, 3.0\'s only way)', async () => {
+		assert.equal(n8n.env.OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS, 'true');
+		// Run through the REST API as the editor does: "Execute workflow" from the Manual Trigger. A connection the
+		// main dropped before answering is tried again only when no execution of the workflow exists.
+		const saved = MANUAL_WORKFLOW;
+		const run = async () => await restRequest<{ executionId: string }>(main!.url, cookie, 'POST', `/rest/workflows/${saved.id}/run`, { triggerToStartFrom: { name: 'Start' } });
+		const started = await run().catch(async (error: unknown) => {
+			await sleep(5000);
+			if ((await readExecutions(main!.url, cookie, saved.id)).length > 0) throw error;
+			return await run();
 		});
+		assert.ok(started.executionId, `no execution started: ${JSON.stringify(started)}`);
+		const [execution] = await waitFor(
+			'the manual execution',
+			async () => {
+				const executions = await readExecutions(main!.url, cookie, saved.id);
+				return executions.length === 1 && !['new', 'running', 'waiting'].includes(executions[0].status) ? executions : undefined;
+			},
+			{ timeoutMs: 120_000, intervalMs: 1000 },
+		);
+		assert.equal(execution.id, started.executionId);
+		assert.deepEqual([execution.mode, execution.status], ['manual', 'success'], JSON.stringify(execution.data.resultData.error ?? {}));
+		const wallet = execution.data.resultData.runData['Get credit wallet'][0].data!.main[0]![0].json;
+		assert.deepEqual(wallet, await sandbox.get('/integration/credits'));
+		const worker = workerOf(execution.id);
+		assert.notEqual(worker, undefined, `no worker logged manual execution ${execution.id}; the main ran it`);
+		console.log(`queue mode manual run: execution ${execution.id} (mode ${execution.mode}) ran on worker ${worker! + 1}`);
+	});
+
+	it('emits every delivery event exactly once while a worker is killed and started again', async () => {
+		const trigger = pollTriggerWorkflow('QueueTrigger0001', 'Queue: delivery events', TRIGGER_NODE, { ...EVERY_DELIVERY_EVENT });
 		// Publishing needs the CLI: the main is stopped for it and started again (workers keep running).
 		await main!.stop();
 		await n8n.importWorkflows([trigger]);
@@ -203,7 +222,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 			const before = await listings();
 			await waitFor('a poll', async () => (await listings()) > before, { timeoutMs: 150_000, intervalMs: 200 });
 			// The poll is emitting: kill a worker while the executions it queued run, then start it again.
-			const victim = round % 2;
+			const victim = round % QUEUE_WORKERS;
 			await sleep(round * 500);
 			process.kill(-workers[victim]!.child.pid!, 'SIGKILL');
 			kills++;

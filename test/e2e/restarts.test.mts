@@ -174,16 +174,7 @@ async function runMode(mode: Mode) {
 		// Last start: n8n runs until every event and job has an execution (or the time is up), then it is counted.
 		await start();
 		const cookie = await signIn(server!.url);
-		const expectedEvents = async () => {
-			const ids: string[] = [];
-			for (const row of await sandbox.getAllPages<Json>('/integration/orders')) {
-				const order = await sandbox.get<{ id: string; deliveryEvents: Array<{ occurredAt: string }> }>(`/integration/orders/${String(row.id)}`);
-				order.deliveryEvents.forEach((event, index) => {
-					if (Date.parse(event.occurredAt) > activatedAt) ids.push(`${order.id}:${index}`);
-				});
-			}
-			return ids.sort();
-		};
+		const expectedEvents = () => sandbox.deliveryEventIdsAfter(activatedAt);
 		const endedJobs = async () => {
 			const ended: string[] = [];
 			for (const jobId of jobIds) {

@@ -1,6 +1,7 @@
 // The workflows of the end-to-end suites: every resource's operations in a few multi-step workflows (a Manual
 // Trigger and the steps), the failures a user meets, and the memory example as a user sets it up. Shared by the
 // suite that runs them with `n8n execute` (resources) and the one that runs them on queue-mode workers (queue).
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import {
@@ -252,4 +253,24 @@ export function publicApiWorkflow(fixtures: Fixtures, inputs: PublicApiInputs): 
 			additionalFields: { sourceLanguage: 'all' },
 		}),
 	]);
+}
+
+/** The workflows that together run every one of the Ollang node's operations (the queue suite checks it). */
+export function everyOperationWorkflows(fixtures: Fixtures, inputs: PublicApiInputs): WorkflowJson[] {
+	return [ordersWorkflow(fixtures), accountWorkflow(fixtures), memoryWorkflow(), publicApiWorkflow(fixtures, inputs)];
+}
+
+/**
+ * The workflow with its Manual Trigger ("Start") replaced by a Webhook at `<label>-<id>`: it can be published, and a
+ * request to it is a production execution (in queue mode, run by a worker).
+ */
+export function asWebhookWorkflow(workflow: WorkflowJson, label: string): { workflow: WorkflowJson; path: string } {
+	const path = `${label}-${workflow.id}`;
+	const nodes = workflow.nodes.map((node) =>
+		node.name === 'Start'
+			? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } }
+			: node,
+	);
+	const suffix = label.slice(0, 4).padEnd(4, '0');
+	return { workflow: { ...workflow, id: `${workflow.id.slice(0, 12)}${suffix}`, name: `${workflow.name} (${label})`, nodes }, path };
 }

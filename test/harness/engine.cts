@@ -131,6 +131,8 @@ export interface RunNodeOptions {
 	/** Default: the node type's display name. */
 	nodeName?: string;
 	mode?: WorkflowExecuteMode;
+	/** The workflow's static data, as n8n loads it for an execution; the run changes this object as n8n's would. */
+	staticData?: IDataObject;
 }
 
 export interface RunNodeResult {
@@ -171,6 +173,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			connections: {
 				[source.name]: { [NodeConnectionTypes.Main]: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
 			},
+			staticData: options.staticData,
 		},
 		{ credentials: credential.credentialsById, mode: options.mode },
 	);

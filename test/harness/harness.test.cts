@@ -18,7 +18,7 @@ function workflowOf(node: INode): Workflow {
 }
 
 describe('credentials helper', () => {
-	it("applies the ollangApi credential's generic authentication as the X-Api-Key header", async () => {
+	it("applies the ollangApi credential's authentication as the X-Api-Key header", async () => {
 		const helper = credentialsHelperWith({ apiKey: 'key-123', baseUrl: 'http://127.0.0.1:1' });
 		const request: IHttpRequestOptions = { url: 'http://127.0.0.1:1/integration/orders', headers: { Accept: 'json' } };
 

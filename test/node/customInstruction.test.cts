@@ -53,7 +53,7 @@ describe('Custom Instruction > Create, Get Many, Get, Update, Delete', () => {
 		expect(sandbox().requests.count()).toBe(0);
 	});
 
-	it('a duplicate key fails with the API\'s 409 and a hint, sent once', async () => {
+	it('a duplicate key with another instruction fails with the API\'s 409 and a hint, sent once', async () => {
 		await run(sandbox(), op('create', { key: 'dup_key', value: 'First.' }));
 		sandbox().requests.reset();
 
@@ -62,7 +62,16 @@ describe('Custom Instruction > Create, Get Many, Get, Update, Delete', () => {
 		expect(error.httpCode).toBe('409');
 		expect(error.message).toContain('already exists');
 		expect(error.description).toContain('use Update');
-		expect(sandbox().requests.count()).toBe(1);
+		expect(sandbox().requests.count({ method: 'POST' })).toBe(1);
+	});
+
+	it('the same instruction created again (a retry) reads as already applied, with its ID', async () => {
+		const first = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }));
+
+		const again = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }));
+
+		expect(again.json).toEqual([{ ...first.json[0], alreadyApplied: true }]);
+		expect([...sandbox().state.customInstructions.values()].filter((instruction) => instruction.key === 'retried_key')).toHaveLength(1);
 	});
 
 	it('Get picks the instruction by ID from the list; an unknown ID fails naming the field', async () => {
@@ -94,14 +103,15 @@ describe('Custom Instruction > Create, Get Many, Get, Update, Delete', () => {
 		expect(sandbox().requests.count()).toBe(0);
 	});
 
-	it('Delete removes it (204) and outputs a confirmation; a second delete fails with 404', async () => {
+	it('Delete removes it (204) and outputs a confirmation; a second delete reads as already applied', async () => {
 		const target = instructions().find((instruction) => instruction.key === 'brand_names')!;
 
 		const deleted = await run(sandbox(), op('delete', { instructionId: target.id }));
 		expect(deleted.json).toEqual([{ success: true, instructionId: target.id, deleted: true }]);
 		expect(sandbox().state.customInstructions.has(target.id)).toBe(false);
 
-		const again = failure(await run(sandbox(), op('delete', { instructionId: target.id })));
-		expect(again.httpCode).toBe('404');
+		// A second delete (a retry) answers 404; the list no longer holds it: already applied.
+		const again = await run(sandbox(), op('delete', { instructionId: target.id }));
+		expect(again.json).toEqual([{ success: true, instructionId: target.id, deleted: true, alreadyApplied: true }]);
 	});
 });

@@ -62,7 +62,7 @@ describe('Figma Order', () => {
 		expect(sandbox().requests.count()).toBe(1);
 	});
 
-	it('Get Many By File takes a key or a URL: one item per order, newest first, limited locally', async () => {
+	it('Get Many (orders of a file) takes a key or a URL: one item per order, newest first, limited locally', async () => {
 		await run(sandbox(), create(url('KeyFour4'), 'de'));
 		sandbox().clock.advance(1);
 		await run(sandbox(), create(url('KeyFour4'), 'ko'));

@@ -107,7 +107,7 @@ describe('Folder > Attach Document by URL', () => {
 	});
 });
 
-describe('Folder > List Documents', () => {
+describe('Folder > Get Many Documents', () => {
 	it('lists the documents of the folder; Limit keeps the first ones', async () => {
 		const folderId = sandbox().fixtures.folders.readOnlyForMember;
 
@@ -174,17 +174,23 @@ describe('Folder > Upload Document', () => {
 	});
 });
 
-describe('Folder > Remove Document', () => {
-	it('removes the document; removing it again is a 404 (shape B, Not Found)', async () => {
+describe('Folder > Delete Document', () => {
+	it('removes the document; removing it again (a 404, and the folder no longer lists it) reads as already applied', async () => {
 		const folderId = sandbox().fixtures.folders.writable;
 		const documentId = sandbox().fixtures.folderDocs.writable[0];
 
 		const result = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }));
-		const again = failure(await run(sandbox(), folderOp('removeDocument', folderId, { documentId })));
+		const again = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }));
 
 		expect(result.json).toEqual([{ success: true, folderId, documentId, removed: true }]);
 		expect(sandbox().state.folderDocs.has(documentId)).toBe(false);
-		expect(again.message).toBe('The Ollang API answered 404 Not Found: Folder document not found');
+		expect(again.json).toEqual([{ success: true, folderId, documentId, removed: true, alreadyApplied: true }]);
+	});
+
+	it('a 404 for an unknown folder stays an error in the API\'s words', async () => {
+		const error = failure(await run(sandbox(), folderOp('removeDocument', 'aaaaaaaaaaaaaaaaaaaaaaaa', { documentId: sandbox().fixtures.folderDocs.writable[1] })));
+
+		expect(error.httpCode).toBe('404');
 	});
 
 	it('403 with the member key on a read-only folder', async () => {
@@ -322,7 +328,10 @@ describe('Folder > Export XLSX', () => {
 		expect(workbook.worksheets.map((sheet) => sheet.name)).toHaveLength(orders.length);
 		workbook.worksheets.forEach((sheet, index) => {
 			expect(sheet.name.length).toBeLessThanOrEqual(31);
-			expect(`${orders[index].name} - ${orders[index].targetLanguage}`.startsWith(sheet.name.replace(/ \(\d+\)$/, '').slice(0, 20))).toBe(true);
+			// `{OrderName} - {lang}`: the order name shortened to fit, a counter before the language for a repeat.
+			expect(sheet.name.endsWith(` - ${orders[index].targetLanguage}`)).toBe(true);
+			const head = sheet.name.slice(0, -` - ${orders[index].targetLanguage}`.length).replace(/ \(\d+\)$/, '');
+			expect(orders[index].name.startsWith(head)).toBe(true);
 			expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', orders[index].targetLanguage]);
 			expect(sheet.rowCount).toBe(orders[index].segmentCount + 1);
 		});

@@ -71,16 +71,18 @@ describe('memory operations on a sandbox the tests drive', () => {
 	});
 
 	describe('Memory > Delete', () => {
-		it('turns the 204 into a useful item; a second delete is a 404', async () => {
+		it('turns the 204 into a useful item; a second delete (404, and a read finds it gone) reads as already applied', async () => {
 			const created = await run(sandbox(), memory('create', { title: 'Short-lived' }));
 			const memoryId = String(created.json[0].id);
 
 			const result = await run(sandbox(), memory('delete', { memoryId: byId(memoryId) }));
-			const again = failure(await run(sandbox(), memory('delete', { memoryId: byId(memoryId) })));
+			sandbox().requests.reset();
+			const again = await run(sandbox(), memory('delete', { memoryId: byId(memoryId) }));
 
 			expect(result.json).toEqual([{ success: true, memoryId, deleted: true }]);
 			expect(sandbox().state.memories.has(memoryId)).toBe(false);
-			expect(again.httpCode).toBe('404');
+			expect(again.json).toEqual([{ success: true, memoryId, deleted: true, alreadyApplied: true }]);
+			expect(sandbox().requests.log.map((record) => `${record.method} ${record.status}`)).toEqual(['DELETE 404', 'GET 404']);
 		});
 	});
 

@@ -140,17 +140,23 @@ describe('Revision > Get Many', () => {
 });
 
 describe('Revision > Delete', () => {
-	it('deletes a revision request; deleting it again is a 404 with a hint', async () => {
+	it('deletes a revision request; deleting it again (404, and the order no longer lists it) reads as already applied', async () => {
 		const order = completedOrder();
 		const revisionId = (await run(sandbox(), create(order.id))).json[0].id as string;
 
 		const result = await run(sandbox(), remove(order.id, revisionId));
-		const again = failure(await run(sandbox(), remove(order.id, revisionId)));
+		const again = await run(sandbox(), remove(order.id, revisionId));
 
 		expect(result.json).toEqual([{ success: true, orderId: order.id, revisionId, deleted: true }]);
 		expect(sandbox().state.revisions.has(revisionId)).toBe(false);
-		expect(again.httpCode).toBe('404');
-		expect(again.description).toContain('already deleted');
+		expect(again.json).toEqual([{ success: true, orderId: order.id, revisionId, deleted: true, alreadyApplied: true }]);
+	});
+
+	it('a 404 for an unknown order stays an error with the hint', async () => {
+		const error = failure(await run(sandbox(), remove('aaaaaaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbb')));
+
+		expect(error.httpCode).toBe('404');
+		expect(error.description).toContain('already deleted');
 	});
 
 	it("400 when the revision belongs to another order, and the revision stays", async () => {

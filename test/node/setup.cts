@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox/index.cts';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.cts';
 import { runNode } from '../harness/engine.cts';
@@ -40,6 +40,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The Ollang node's version; default the latest. */
 	typeVersion?: number;
+	/** The workflow's static data (what n8n keeps between executions); changed by the run. */
+	staticData?: IDataObject;
 }
 
 export interface Run extends RunNodeResult {
@@ -56,6 +58,7 @@ export async function run(sandbox: Sandbox, parameters: INodeParameters, options
 		credentials: { baseUrl: options.baseUrl ?? sandbox.baseUrl, apiKey },
 		continueOnFail: options.continueOnFail,
 		typeVersion: options.typeVersion,
+		staticData: options.staticData,
 	});
 	const json = result.items.map((item) => item.json as Record<string, unknown>);
 	assertNoKeyLeak(result, [...Object.values(sandbox.keys), apiKey]);

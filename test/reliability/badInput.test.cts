@@ -38,6 +38,8 @@ interface BadInput {
 	readsAllFirst?: boolean;
 	/** A node-wide option, read with item 0. */
 	nodeWide?: boolean;
+	/** Requests each good item sends (default 1). */
+	requestsPerItem?: number;
 }
 
 const completedOrder = (s: Sandbox) => s.fixtures.orders.byStatus.completed;
@@ -86,6 +88,9 @@ let uniqueCount = 0;
 const unique = (make: (n: number) => string) => () => make(++uniqueCount);
 const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
+/** Run QC Evaluation reads the order (its latest evaluation) before each evaluation, for Retry Protection. */
+const QC_REQUESTS_PER_ITEM = 2;
+
 const CASES: BadInput[] = [
 	...idProblems.map(([what, bad, problem]): BadInput => ({
 		operation: 'order.get',
@@ -109,11 +114,11 @@ const CASES: BadInput[] = [
 	{ operation: 'order.cancel', what: 'an empty id', parameters: { orderId: byId(V) }, good: freshOrder({}), bad: ' ', field: 'Order', problem: /must not be empty/ },
 	{ operation: 'order.rerun', what: 'an id with a slash', parameters: { orderId: byId(V) }, good: freshCompletedOrder, bad: 'a/b', field: 'Order', problem: /'\/'/ },
 	{ operation: 'order.rerun', what: 'a Free Rerun that is not true or false', parameters: { orderId: byId('={{ $json.value.orderId }}'), options: { freeReRun: '={{ $json.value.flag }}' } }, good: (s: Sandbox) => ({ orderId: freshCompletedOrder(s), flag: true }), bad: (s: Sandbox) => ({ orderId: freshCompletedOrder(s), flag: 'often' }), field: 'Free Rerun', problem: /^must be true or false, got a string$/ },
-	{ operation: 'order.runQcEvaluation', what: 'an http callback URL', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'http://hooks.example.com/qc', field: 'Callback URL', problem: /must start with https:\/\// },
-	{ operation: 'order.runQcEvaluation', what: 'a callback URL on localhost', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'https://localhost:5678/webhook', field: 'Callback URL', problem: /"localhost" is a local or private address/ },
-	{ operation: 'order.runQcEvaluation', what: 'a callback URL on a private network address', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'https://10.0.0.8/hook', field: 'Callback URL', problem: /"10\.0\.0\.8" is a local or private address/ },
-	{ operation: 'order.runQcEvaluation', what: 'a callback URL that is not a URL', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'hooks', field: 'Callback URL', problem: /is not a valid URL/ },
-	{ operation: 'order.runQcEvaluation', what: 'every criterion off', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), accuracy: false, fluency: false, tone: false, culturalFit: V }), good: true, bad: false, field: 'Accuracy', problem: /turn on at least one of Accuracy, Fluency, Tone or Cultural Fit/ },
+	{ operation: 'order.runQcEvaluation', what: 'an http callback URL', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'http://hooks.example.com/qc', field: 'Callback URL', problem: /must start with https:\/\//, requestsPerItem: QC_REQUESTS_PER_ITEM },
+	{ operation: 'order.runQcEvaluation', what: 'a callback URL on localhost', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'https://localhost:5678/webhook', field: 'Callback URL', problem: /"localhost" is a local or private address/, requestsPerItem: QC_REQUESTS_PER_ITEM },
+	{ operation: 'order.runQcEvaluation', what: 'a callback URL on a private network address', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'https://10.0.0.8/hook', field: 'Callback URL', problem: /"10\.0\.0\.8" is a local or private address/, requestsPerItem: QC_REQUESTS_PER_ITEM },
+	{ operation: 'order.runQcEvaluation', what: 'a callback URL that is not a URL', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), options: { callbackUrl: V } }), good: 'https://hooks.example.com/qc', bad: 'hooks', field: 'Callback URL', problem: /is not a valid URL/, requestsPerItem: QC_REQUESTS_PER_ITEM },
+	{ operation: 'order.runQcEvaluation', what: 'every criterion off', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), accuracy: false, fluency: false, tone: false, culturalFit: V }), good: true, bad: false, field: 'Accuracy', problem: /turn on at least one of Accuracy, Fluency, Tone or Cultural Fit/, requestsPerItem: QC_REQUESTS_PER_ITEM },
 	{ operation: 'revision.create', what: 'a time without its leading zero', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: 'other', time: V }), good: '00:00:05', bad: '0:00:05', field: 'Time', problem: /"0:00:05" is not a time as HH:MM:SS/ },
 	{ operation: 'revision.create', what: 'minute 75', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: 'other', time: V }), good: '00:59:59', bad: '00:75:00', field: 'Time', problem: /is not a time as HH:MM:SS/ },
 	{ operation: 'revision.create', what: 'an empty time', parameters: (s) => ({ orderId: byId(freshCompletedOrder(s)), type: 'other', time: V }), good: '01:00:00', bad: '', field: 'Time', problem: /^must not be empty$/ },
@@ -298,7 +303,7 @@ describe('locally invalid input: a clear error naming the field and the item, an
 			expect(error?.message.slice(prefix.length)).toMatch(entry.problem);
 			expect(error?.itemIndex).toBe(position);
 			// Only the good items before it were sent (one request each), or none where all items are read first.
-			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position);
+			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position * (entry.requestsPerItem ?? 1));
 			figures.add('bad inputs with a clear error before any request for them');
 		},
 	);
@@ -306,7 +311,14 @@ describe('locally invalid input: a clear error naming the field and the item, an
 
 describe('ids stay in their path segment: the sandbox receives them percent-encoded', () => {
 	const RISKY_IDS = ['?x=1', '#top', '%2F', '%2e%2e', 'a\\b', ' spaced id ', 'ü', 'a;b=c', '%00', '@host'];
-	const ROUTES: Array<{ operation: string; route: string; parameters: (s: Sandbox, id: string) => INodeParameters; path: (s: Sandbox, id: string) => string }> = [
+	const ROUTES: Array<{
+		operation: string;
+		route: string;
+		parameters: (s: Sandbox, id: string) => INodeParameters;
+		path: (s: Sandbox, id: string) => string;
+		/** A delete: its 404 is checked with a read of this route, and the thing not being there reads as applied. */
+		confirmedBy?: string;
+	}> = [
 		{ operation: 'order.get', route: '/integration/orders/:orderId', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/${id}` },
 		{ operation: 'order.getReviewInfo', route: '/v1/api/client/orders/:orderId/review/info', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/v1/api/client/orders/${id}/review/info` },
 		{ operation: 'order.cancel', route: '/integration/orders/cancel/:orderId', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/cancel/${id}` },
@@ -316,9 +328,9 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 		{ operation: 'folder.getOrderLanguagePairs', route: '/integration/folder/:folderId/order-language-pairs', parameters: (_s, id) => ({ folderId: byId(id) }), path: (_s, id) => `/integration/folder/${id}/order-language-pairs` },
 		{ operation: 'folder.listDocuments', route: '/integration/folder/:folderId/docs', parameters: (_s, id) => ({ folderId: byId(id), returnAll: true }), path: (_s, id) => `/integration/folder/${id}/docs` },
 		{ operation: 'customInstruction.update', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id, updateFields: { active: true } }), path: (_s, id) => `/integration/custom-instructions/${id}` },
-		{ operation: 'customInstruction.delete', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id }), path: (_s, id) => `/integration/custom-instructions/${id}` },
+		{ operation: 'customInstruction.delete', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id }), path: (_s, id) => `/integration/custom-instructions/${id}`, confirmedBy: '/integration/custom-instructions' },
 		{ operation: 'figmaOrder.getStatus', route: '/integration/orders/figma/:orderId/status', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/figma/${id}/status` },
-		{ operation: 'folder.removeDocument', route: '/integration/folder/:folderId/docs/:docId', parameters: (s, id) => ({ folderId: byId(s.fixtures.folders.writable), documentId: id }), path: (s, id) => `/integration/folder/${s.fixtures.folders.writable}/docs/${id}` },
+		{ operation: 'folder.removeDocument', route: '/integration/folder/:folderId/docs/:docId', parameters: (s, id) => ({ folderId: byId(s.fixtures.folders.writable), documentId: id }), path: (s, id) => `/integration/folder/${s.fixtures.folders.writable}/docs/${id}`, confirmedBy: '/integration/folder/:folderId/docs' },
 	];
 
 	it.each(ROUTES.map((route) => [route.operation, route] as [string, (typeof ROUTES)[number]]))('%s', async (_name, route) => {
@@ -331,13 +343,23 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 			const [request, ...more] = s.requests.log;
 			received.push(request?.path);
 			figures.add('ids tried that could leave their path segment');
-			const stayed = more.length === 0 && request?.route === route.route && request.path === route.path(s, encodeURIComponent(id.trim()));
+			// A delete's 404 is followed by a read of what it deleted from (the retry check of test/node/retry.test.cts).
+			const confirmations = more.filter((record) => record.method === 'GET' && record.route === route.confirmedBy);
+			const stayed =
+				more.length === confirmations.length && request?.route === route.route && request.path === route.path(s, encodeURIComponent(id.trim()));
 			figures.add('ids that left their path segment (must be 0)', stayed ? 0 : 1);
-			// The service looked the id up and did not find it.
-			expect(errorOf(result)?.httpCode).toBe('404');
+			expect(request?.status).toBe(404);
+			if (route.confirmedBy === undefined) {
+				// The service looked the id up and did not find it.
+				expect(errorOf(result)?.httpCode).toBe('404');
+			} else {
+				// Not there: what a delete asks for, so it reads as applied (a retried delete succeeds).
+				expect(confirmations).toHaveLength(1);
+				expect(result.json[0]?.alreadyApplied).toBe(true);
+			}
 		}
 		expect(received).toEqual(RISKY_IDS.map((id) => route.path(s, encodeURIComponent(id.trim()))));
-		expect(new Set(s.requests.log.map((record) => record.route))).toEqual(new Set([route.route]));
+		expect(new Set(s.requests.log.map((record) => record.route))).toEqual(new Set([route.route, ...(route.confirmedBy ? [route.confirmedBy] : [])]));
 	});
 });
 

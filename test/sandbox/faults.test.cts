@@ -71,6 +71,15 @@ describe('status faults', () => {
 		}
 	});
 
+	it('lets `skip` matching requests through first (the sixth of a run meets the fault), also when added over HTTP', async () => {
+		const added = await call(sandbox(), 'POST', '/__sandbox/faults', { key: null, body: { path: CREDITS, kind: 'status', status: 500, skip: 5, times: 1 } });
+		expect(added.status).toBe(201);
+		const statuses: number[] = [];
+		for (let i = 0; i < 8; i++) statuses.push((await call(sandbox(), 'GET', CREDITS)).status);
+		expect(statuses).toEqual([200, 200, 200, 200, 200, 500, 200, 200]);
+		expect(() => sandbox().faults.add({ kind: 'status', status: 500, skip: -1 })).toThrow(/skip must be an integer >= 0/);
+	});
+
 	it('rejects an invalid rule', () => {
 		expect(() => sandbox().faults.add({ kind: 'status' })).toThrow(/status must be an HTTP error status/);
 		expect(() => sandbox().faults.add({ kind: 'delay', probability: 2 })).toThrow(/delayMs.*probability must be between 0 and 1/);
@@ -144,6 +153,19 @@ describe("'after' faults: the handler acts, then the fault replaces the response
 		expect(retry.status).toBe(400);
 		expectShapeA(retry.body, 'ORDER_NOT_ELIGIBLE');
 		expect(sandbox().state.wallet.usedCredits - used).toBe(charged);
+	});
+
+	it("the ledger admin route shows what an 'after' fault hid: the review charged once", async () => {
+		const orderId = sandbox().simulate.createOrders(1, { status: 'completed', level: 0, progress: false })[0].id;
+		sandbox().faults.add({ path: '/integration/orders/:orderId/human-review', kind: 'status', status: 500, when: 'after', times: 1 });
+		expect((await call(sandbox(), 'POST', `/integration/orders/${orderId}/human-review`)).status).toBe(500);
+
+		const ledger = await call(sandbox(), 'GET', '/__sandbox/ledger', { key: null });
+
+		expect(ledger.status).toBe(200);
+		expect((ledger.body as Array<{ orderId: string; kind: string; credits: number }>).filter((entry) => entry.orderId === orderId)).toEqual([
+			{ at: expect.any(String), kind: 'humanReview', orderId, credits: expect.any(Number) },
+		]);
 	});
 
 	it("a dropped 'after' connection still applied the change", async () => {

@@ -140,7 +140,7 @@ describe('order language pairs, assign and unassign translator', () => {
 		expect(unknown.body.message).toEqual(['translatorId must reference an existing translator']);
 
 		const status = await call(sandbox(), 'GET', pairsPath(folderId), { query: { status: 'completed' } });
-		expect(status.body.message).toEqual(['status must be one of the following values: unassigned, assigned']);
+		expect(status.body.message).toEqual(['status must be one of the following values: unassigned, assigned (unassigned: completed orders without a translator; assigned: ongoing orders with one)']);
 	});
 
 	it('403 without write access (assign), 403 without read access (pairs), 404 for an unknown folder', async () => {
@@ -165,7 +165,7 @@ describe('POST /integration/folder/export-xlsx', () => {
 		return { response, data: Buffer.from(await response.arrayBuffer()) };
 	}
 
-	it('one sheet per order and language, named "{OrderName} - {lang}" (at most 31 characters), filename bulk_export_{date}.xlsx', async () => {
+	it('one sheet per order and language, named "{OrderName} - {lang}" (at most 31 characters, the language kept), filename bulk_export_{date}.xlsx', async () => {
 		const s = sandbox();
 		const folderId = s.fixtures.folders.readOnlyForMember;
 		const languages = ['fr', 'de', 'es', 'it', 'pt', 'ja'];
@@ -185,8 +185,7 @@ describe('POST /integration/folder/export-xlsx', () => {
 		workbook.worksheets.forEach((sheet, index) => {
 			const order = orders[index];
 			expect(sheet.name.length).toBeLessThanOrEqual(31);
-			const full = `${order.name} - ${order.targetLanguage}`;
-			expect(full.startsWith(sheet.name) || /\(\d+\)$/.test(sheet.name)).toBe(true);
+			expect(sheet.name.endsWith(` - ${order.targetLanguage}`)).toBe(true);
 			expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['SR NO', 'TCR', 'SPEAKER', 'DIALOGUES', order.targetLanguage]);
 			expect(sheet.rowCount).toBe(order.segmentCount + 1);
 		});
@@ -221,5 +220,71 @@ describe('POST /integration/folder/export-xlsx', () => {
 		const body = JSON.parse(data.toString());
 		expectShapeB(body, 500);
 		expect(body.message).toMatch(/^No segment data found for folders /);
+	});
+});
+
+describe('order language pairs: the statuses the API takes', () => {
+	it('takes unassigned (the default) and assigned, the values of the public guide; completed (the SDK tests\' free string) is a 400 that says what each value means', async () => {
+		const folderId = sandbox().fixtures.folders.writable;
+		for (const status of ['unassigned', 'assigned']) {
+			expect((await call(sandbox(), 'GET', `/integration/folder/${folderId}/order-language-pairs`, { query: { status } })).status).toBe(200);
+		}
+		const completed = await call(sandbox(), 'GET', `/integration/folder/${folderId}/order-language-pairs`, { query: { status: 'completed' } });
+		expect(completed.status).toBe(400);
+		expectShapeB(completed.body, 400, 'Bad Request');
+		expect(completed.body.message).toEqual([
+			'status must be one of the following values: unassigned, assigned (unassigned: completed orders without a translator; assigned: ongoing orders with one)',
+		]);
+	});
+});
+
+describe('folder XLSX sheet names with long folder and order names', () => {
+	/** A project with a long name (order names are "{project} - {LANG}"), completed orders in the given languages. */
+	async function longNamedOrders(name: string, languages: string[]): Promise<OrderRecord[]> {
+		const s = sandbox();
+		const project = await call(s, 'POST', '/integration/project/create-by-url', { body: { url: 'https://cdn.example.com/trailer.mp4', name, sourceLanguage: 'en', folderId: s.fixtures.folders.hiddenFromMember } });
+		expect(project.status).toBe(201);
+		const orders: OrderRecord[] = [];
+		for (const language of languages) {
+			const created = await call(s, 'POST', '/integration/orders/create', { body: { orderType: 'document', level: 0, projectId: project.body.projectId, targetLanguageConfigs: [{ language }] } });
+			expect(created.status).toBe(201);
+			orders.push(s.simulate.advanceOrderTo(created.body[0].orderId, 'completed'));
+		}
+		return orders;
+	}
+
+	it('every sheet name keeps its language, is unique, at most 31 characters, without doubled or edge spaces', async () => {
+		const s = sandbox();
+		const orders = [
+			...(await longNamedOrders('Season Trailer General 1  Extended  Director\'s Cut: Part [A]', ['de', 'pt-PT', 'de', 'zh-Hant', 'de'])),
+			...(await longNamedOrders('Season Trailer General 1  Extended  Director\'s Cut: Part [B]', ['de', 'es-MX'])),
+		];
+		for (const order of orders) expect(order.segmentCount).toBeGreaterThan(0);
+		const response = await fetch(new URL('/integration/folder/export-xlsx', s.baseUrl), {
+			method: 'POST',
+			headers: { 'x-api-key': s.keys.owner, 'content-type': 'application/json' },
+			body: JSON.stringify({ folderIds: [s.fixtures.folders.hiddenFromMember], targetLanguages: ['de', 'pt-PT', 'zh-Hant', 'es-MX'] }),
+		});
+		expect(response.status).toBe(200);
+		const workbook = new ExcelJS.Workbook();
+		await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+		const names = workbook.worksheets.map((sheet) => sheet.name);
+		const ours = workbook.worksheets.filter((sheet) => /^Season Trailer/.test(sheet.name));
+		expect(ours).toHaveLength(orders.length);
+		expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
+		ours.forEach((sheet, index) => {
+			const order = orders[index];
+			expect(sheet.name.length).toBeLessThanOrEqual(31);
+			expect(sheet.name).toMatch(new RegExp(` - ${order.targetLanguage}$`));
+			expect(sheet.name).not.toMatch(/\s{2}|^\s|\s$|[:\\/?*[\]]/);
+			expect(sheet.getRow(1).getCell(5).value).toBe(order.targetLanguage);
+		});
+		// Sheets of the same language are told apart by a counter before the language, not by a cut-off name.
+		expect(ours.map((sheet) => sheet.name).filter((name) => name.endsWith(' - de'))).toEqual([
+			"Season Trailer General 1 - de",
+			"Season Trailer General (2) - de",
+			"Season Trailer General (3) - de",
+			"Season Trailer General (4) - de",
+		]);
 	});
 });

@@ -52,7 +52,7 @@ describe('POST /integration/upload/vtt', () => {
 
 		const fields = await postMultipart(sandbox(), '/integration/upload/vtt', [{ name: 'file', filename: 'a.vtt', content: VTT }, { name: 'sourceLanguage', value: 'english please' }]);
 		expectShapeB(fields.body, 400, 'Bad Request');
-		expect(fields.body.message).toEqual(expect.arrayContaining(['projectId should not be empty', 'name should not be empty', 'sourceLanguage must be a language code or all']));
+		expect(fields.body.message).toEqual(expect.arrayContaining(['projectId should not be empty', 'name should not be empty', 'sourceLanguage must be all or a language code of the catalogue (GET /integration/locales/languages)']));
 		expect(project.subtitles).toHaveLength(before);
 	});
 

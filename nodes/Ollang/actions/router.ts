@@ -15,7 +15,7 @@ import * as project from './project';
 import * as revision from './revision';
 import * as upload from './upload';
 import { settleConcurrent } from '../transport';
-import { asNodeError } from './common/outcomes';
+import { asNodeError, describeAppliedItems } from './common/outcomes';
 import type { BatchOperation, BatchOutcome, OllangOperation, OllangResource, ResourceOperations } from './node.type';
 
 /** Items of a read operation run this many at a time; writes run one at a time. */
@@ -114,9 +114,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (outcome === undefined) return;
 		if (outcome.ok) {
 			outcome.value.forEach((result) => settle({ pairedItems: [itemIndex], result }));
-		} else {
-			settle({ pairedItems: [itemIndex], error: asNodeError(this, outcome.error, itemIndex) });
+			return;
 		}
+		const error = asNodeError(this, outcome.error, itemIndex);
+		if (!continueOnFail && chosen.kind === 'write') {
+			// n8n discards the output of a node that stops: the error says what the items before it did.
+			const applied = settled.slice(0, itemIndex).map((earlier) => (earlier?.ok ? earlier.value.map((result) => result.json) : []));
+			const note = describeAppliedItems(applied);
+			if (note !== undefined) error.description = [error.description, note].filter(Boolean).join(' ');
+		}
+		settle({ pairedItems: [itemIndex], error });
 	});
 	return [output];
 }

@@ -261,17 +261,22 @@ export function connectionError(
 		timeout: `no answer from ${origin} within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`,
 		dropped: `the connection to ${origin} was dropped before an answer arrived`,
 		cancelled: 'the execution was cancelled',
+		blocked: `n8n's SSRF protection blocked the request to ${origin}`,
 		other: `the request to ${origin} failed`,
 	};
 	const code = failure.code ? ` (${failure.code})` : '';
 	const retried = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
 	const message = `Could not complete ${method} ${request.path}: ${what[failure.kind]}${code}${retried}`;
-	const parts = [`Cause: ${failure.text}.`];
+	const parts = [`Cause: ${failure.text.replace(/\.$/, '')}.`];
 	if (failure.kind === 'refused' || failure.kind === 'dns') {
 		parts.push('Check the Base URL in the Ollang API credential and that the service is reachable.');
 	}
+	if (failure.kind === 'blocked') {
+		parts.push('To allow this host, your n8n administrator adds it to N8N_SSRF_ALLOWED_HOSTNAMES (or its addresses to N8N_SSRF_ALLOWED_IP_RANGES).');
+	}
 	if (request.retry === 'once') {
-		const state: AppliedState = failure.kind === 'refused' || failure.kind === 'dns' ? 'notApplied' : 'mayHaveApplied';
+		const notSent = failure.kind === 'refused' || failure.kind === 'dns' || failure.kind === 'blocked';
+		const state: AppliedState = notSent ? 'notApplied' : 'mayHaveApplied';
 		parts.push(appliedNote(state));
 	}
 	return createApiError(this.getNode(), redact(message), redact(parts.join(' ')), {

@@ -4,7 +4,7 @@ import { readApiErrorBody } from './errors';
 import type { OllangRequest } from './request';
 import { RETRY_POLICY } from './request';
 
-export type FailureKind = 'refused' | 'dns' | 'timeout' | 'dropped' | 'cancelled' | 'other';
+export type FailureKind = 'refused' | 'dns' | 'timeout' | 'dropped' | 'cancelled' | 'blocked' | 'other';
 
 export interface TransportFailure {
 	kind: FailureKind;
@@ -22,23 +22,40 @@ const DROPPED_CODES = new Set([
 	'ERR_BAD_RESPONSE',
 ]);
 
-function errorCodes(error: unknown): string[] {
-	const codes: string[] = [];
-	const seen = new Set<unknown>();
+/** The error and its causes, outermost first. */
+function errorChain(error: unknown): object[] {
+	const chain: object[] = [];
 	let current: unknown = error;
-	while (current !== null && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string') codes.push(code);
+	while (current !== null && typeof current === 'object' && !chain.includes(current)) {
+		chain.push(current);
 		current = (current as { cause?: unknown }).cause;
 	}
-	return codes;
+	return chain;
+}
+
+function errorCodes(error: unknown): string[] {
+	return errorChain(error)
+		.map((link) => (link as { code?: unknown }).code)
+		.filter((code): code is string => typeof code === 'string');
+}
+
+/**
+ * n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refused the target before any connection: its error names
+ * the host and says which settings allow it; nothing was sent, so nothing is retried.
+ */
+function ssrfRefusal(error: unknown): string | undefined {
+	const refusal = errorChain(error).find((link) => /^SsrfBlocked(Ip|Hostname)Error$/.test((link as Error).name ?? ''));
+	if (!refusal) return undefined;
+	const { message, description } = refusal as { message?: unknown; description?: unknown };
+	return [message, description].filter((part) => typeof part === 'string' && part !== '').join('. ');
 }
 
 export function classifyFailure(error: unknown): TransportFailure {
 	const codes = errorCodes(error);
 	const text = error instanceof Error ? error.message : String(error);
 	const has = (code: string) => codes.includes(code);
+	const refusal = ssrfRefusal(error);
+	if (refusal !== undefined) return { kind: 'blocked', text: refusal };
 	// Only a cancelled execution gives ERR_CANCELED; a response stream that was cut ("stream has been aborted",
 	// ERR_BAD_RESPONSE) is a dropped connection.
 	if (has('ERR_CANCELED')) return { kind: 'cancelled', code: 'ERR_CANCELED', text };

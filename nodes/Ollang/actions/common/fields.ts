@@ -89,19 +89,6 @@ const folderUrlMode = {
 	extractValue: { type: 'regex' as const, regex: '/folders?/([^/?#]+)' },
 };
 
-/** A folder given by ID or by a link that contains it (for nodes without the folder list search, the trigger). */
-export function folderLocator(description: string): INodeProperties {
-	return {
-		displayName: 'Folder',
-		name: 'folderId',
-		type: 'resourceLocator',
-		default: { mode: 'id', value: '' },
-		required: true,
-		description,
-		modes: [idMode, folderUrlMode],
-	};
-}
-
 /** A folder picked from the searchable list (GET /integration/folder), by ID, or by a link that contains it. */
 export function folderListLocator(description: string): INodeProperties {
 	const locator = listLocator('folderId', 'Folder', 'searchFolders', description);

@@ -5,12 +5,28 @@ import { checkText, describeType, invalidField } from './parameters';
 /** A language code as the API writes them: en, de, pt-PT, zh-Hant, es-419. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
+const notACode = (code: string) => `"${code}" is not a language code (e.g. en, de, pt-PT, zh-Hant)`;
+
+/**
+ * A language code, refused before any request when it cannot be one ("English", "en_US"). Whether the catalogue
+ * has it is the service's to say (Locale > Get Languages lists them; its 400 names the catalogue).
+ */
 export function checkLanguageCode(ctx: IExecuteFunctions, value: unknown, field: string, itemIndex: number): string {
 	const code = checkText(ctx, value, field, itemIndex, true) as string;
-	if (!LANGUAGE_CODE.test(code)) {
-		throw invalidField(ctx, itemIndex, field, `"${code}" is not a language code (e.g. en, de, pt-PT, zh-Hant)`);
-	}
+	if (!LANGUAGE_CODE.test(code)) throw invalidField(ctx, itemIndex, field, notACode(code));
 	return code;
+}
+
+/** An optional language code, or `all` (the service detects the language): Upload VTT's source language. */
+export function checkOptionalLanguageOrAll(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+): string | undefined {
+	const code = checkText(ctx, value, field, itemIndex, false);
+	if (code === undefined || code === 'all' || LANGUAGE_CODE.test(code)) return code;
+	throw invalidField(ctx, itemIndex, field, `${notACode(code)} or all`);
 }
 
 /**

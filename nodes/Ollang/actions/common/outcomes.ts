@@ -49,3 +49,29 @@ export async function parseEachItem<T>(
 	}
 	return { parsed, failures };
 }
+
+/** Fields that identify what an item's write did, in the order they are named. */
+const APPLIED_FIELDS = ['orderId', 'evalId', 'projectId', 'id', 'memoryId', 'instructionId', 'revisionId', 'documentId', 'jobId', 'creditsUsed', 'assignedCount', 'unassignedCount'];
+/** At most this many items are named; the rest are counted. */
+const MAX_NAMED_ITEMS = 50;
+
+function describeOutput(json: IDataObject): string {
+	const named = APPLIED_FIELDS.filter((field) => typeof json[field] === 'string' || typeof json[field] === 'number').map(
+		(field) => `${field} ${String(json[field])}`,
+	);
+	if (json.alreadyApplied === true) named.push('already applied earlier');
+	return named.join(', ');
+}
+
+/**
+ * For the error of a write that stopped the node: the items applied before it (their index and what the API
+ * answered), since n8n discards the output of a node that fails. `outputs[i]` holds item i's output json.
+ */
+export function describeAppliedItems(outputs: IDataObject[][]): string | undefined {
+	const applied = outputs.flatMap((jsons, itemIndex) =>
+		jsons.length === 0 ? [] : [`item ${itemIndex}${jsons.map((json) => ` (${describeOutput(json)})`).join('').replace(/ \(\)/g, '')}`],
+	);
+	if (applied.length === 0) return undefined;
+	const more = applied.length > MAX_NAMED_ITEMS ? `, and ${applied.length - MAX_NAMED_ITEMS} more` : '';
+	return `Applied before the node stopped (${applied.length} items): ${applied.slice(0, MAX_NAMED_ITEMS).join('; ')}${more}.`;
+}

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get the credit wallet',
+				action: 'Get credit wallet',
 				description: 'Get total, remaining and used credits with their USD equivalents',
 			},
 		],

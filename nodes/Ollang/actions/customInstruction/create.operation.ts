@@ -2,12 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
+import { sendOrConfirm } from '../common/alreadyApplied';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
-import { checkInstructionKey, instructionKeyHint } from './instructions';
+import { checkInstructionKey, fetchInstructions, instructionKeyHint } from './instructions';
 
 const properties: INodeProperties[] = [
 	{
@@ -70,5 +71,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'409': 'An instruction with this key exists already: use Update to change it, or choose another key.',
 		},
 	};
-	return toResults(requireObject.call(this, request, await apiRequest.call(this, request), ['id']));
+	const json = await sendOrConfirm(this, itemIndex, {
+		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
+		// A repeat answers 409 (the key exists): applied when the instruction under this key says what was asked.
+		refusals: [409],
+		confirm: async () =>
+			(await fetchInstructions.call(this, itemIndex)).find(
+				(instruction) => instruction.key === key && instruction.value === value,
+			),
+	});
+	return toResults(json);
 }

@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath } from '../../transport';
+import { deleteOrConfirmGone } from '../common/alreadyApplied';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
-import { instructionIdField } from './instructions';
+import { fetchInstructions, instructionIdField } from './instructions';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Deletes the instruction permanently; orders created from now on no longer follow it.',
+		displayName: 'Deletes the instruction permanently; orders created from now on no longer follow it',
 		name: 'deleteNotice',
 		type: 'notice',
 		default: '',
@@ -28,13 +29,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Instruction ID',
 		itemIndex,
 	);
-	await apiRequest.call(this, {
-		method: 'DELETE',
+	const json = await deleteOrConfirmGone(this, itemIndex, {
 		path: apiPath`/integration/custom-instructions/${instructionId}`,
-		// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+		// The API has no read of one instruction: the account's list no longer holds it.
+		isGone: async () => !(await fetchInstructions.call(this, itemIndex)).some((instruction) => String(instruction.id) === instructionId),
+		applied: { success: true, instructionId, deleted: true },
 	});
-	return toResults({ success: true, instructionId, deleted: true });
+	return toResults(json);
 }

@@ -9,7 +9,7 @@ import { findInstruction, instructionIdField } from './instructions';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The API has no endpoint for one instruction: the node lists the instructions and picks the one with this ID, and fails naming the ID when none has it.',
+			'The API has no endpoint for one instruction: the node lists the instructions and picks the one with this ID, and fails naming the ID when none has it',
 		name: 'getNotice',
 		type: 'notice',
 		default: '',

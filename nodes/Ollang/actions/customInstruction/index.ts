@@ -28,20 +28,20 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a custom instruction',
+				action: 'Create custom instruction',
 				description:
 					'Add an instruction (a unique machine-ID key and its text) that applies to every order of the account',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a custom instruction',
+				action: 'Delete custom instruction',
 				description: 'Remove a custom instruction permanently, by its ID',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a custom instruction',
+				action: 'Get custom instruction',
 				description:
 					'Get one custom instruction by ID (the API has no such endpoint: the node lists them and picks it)',
 			},
@@ -60,7 +60,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update a custom instruction',
+				action: 'Update custom instruction',
 				description: 'Change the key, text, description of a custom instruction, or turn it on or off',
 			},
 		],

@@ -7,6 +7,7 @@ import { checkLanguageCode, checkLanguageList } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { checkFigmaUrl, checkFileKey } from './figma';
 
@@ -64,6 +65,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('figmaOrder', 'create', properties);
@@ -101,5 +103,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'An order for this file and language is still in progress: wait for it (Get Status) or leave that language out.',
 		},
 	};
-	return toResults(requireObject.call(this, request, await apiRequest.call(this, request), ['projectId', 'orders']));
+	const json = await sendOnce(this, itemIndex, 'figmaOrder.create', {
+		request: { path: request.path, body },
+		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId', 'orders']),
+	});
+	return toResults(json);
 }

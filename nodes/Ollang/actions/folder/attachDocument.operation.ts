@@ -4,6 +4,8 @@ import { apiPath, apiRequest } from '../../transport';
 import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, checkUrl, readId, readOption } from '../common/parameters';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import { documentDetailsField, documentTypeField, documentTypes } from './values';
 
@@ -22,6 +24,7 @@ const properties: INodeProperties[] = [
 	},
 	documentTypeField,
 	documentDetailsField,
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('folder', 'attachDocument', properties);
@@ -38,16 +41,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const language = checkText(this, extra.language, 'Language', itemIndex, false);
 	if (name !== undefined) body.name = name;
 	if (language !== undefined) body.language = language;
-	const answer = await apiRequest.call(this, {
-		method: 'POST',
-		path: apiPath`/integration/folder/${folderId}/docs`,
-		body,
-		// Creates a document: a blind repeat could attach it twice.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+	const path = apiPath`/integration/folder/${folderId}/docs`;
+	const json = await sendOnce(this, itemIndex, 'folder.attachDocument', {
+		request: { path, body },
+		send: async () => {
+			const answer = await apiRequest.call(this, {
+				method: 'POST',
+				path,
+				body,
+				// Creates a document: a blind repeat could attach it twice.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+			});
+			return { success: true, folderId, ...(isRecord(answer) ? answer : {}) };
+		},
 	});
-	const details =
-		answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
-	return toResults({ success: true, folderId, ...details });
+	return toResults(json);
 }

@@ -34,20 +34,26 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Assign Translator',
 				value: 'assignTranslator',
-				action: 'Assign a translator to folder orders',
+				action: 'Assign translator to folder orders',
 				description:
 					'Assign a translator to the completed orders of a folder that have none, optionally only one language pair',
 			},
 			{
 				name: 'Attach Document by URL',
 				value: 'attachDocument',
-				action: 'Attach a document to a folder by URL',
+				action: 'Attach document to folder by URL',
 				description: 'Attach a guideline, glossary or character list from a URL to a folder',
+			},
+			{
+				name: 'Delete Document',
+				value: 'removeDocument',
+				action: 'Delete document from folder',
+				description: "Remove a folder document and its copies in the folder's projects",
 			},
 			{
 				name: 'Export XLSX',
 				value: 'exportXlsx',
-				action: 'Export folders as an XLSX file',
+				action: 'Export folders as XLSX file',
 				description:
 					'Download one spreadsheet with a sheet of segments per order and target language of the chosen folders',
 			},
@@ -58,34 +64,28 @@ export const description: INodeProperties[] = [
 				description: 'List folders with their colour, type and project count, optionally searched by name',
 			},
 			{
+				name: 'Get Many Documents',
+				value: 'listDocuments',
+				action: 'Get many documents of folder',
+				description: 'List the guidelines, glossaries and character lists of a folder',
+			},
+			{
 				name: 'Get Order Language Pairs',
 				value: 'getOrderLanguagePairs',
-				action: 'Get the order language pairs of a folder',
+				action: 'Get order language pairs of folder',
 				description:
 					'List the source and target language pairs of the folder orders that can be assigned a translator, or that have one',
 			},
 			{
-				name: 'List Documents',
-				value: 'listDocuments',
-				action: 'List the documents of a folder',
-				description: 'List the guidelines, glossaries and character lists of a folder',
-			},
-			{
-				name: 'Remove Document',
-				value: 'removeDocument',
-				action: 'Remove a document from a folder',
-				description: "Remove a folder document and its copies in the folder's projects",
-			},
-			{
 				name: 'Unassign Translator',
 				value: 'unassignTranslator',
-				action: 'Unassign the translator from folder orders',
+				action: 'Unassign translator from folder orders',
 				description: 'Remove the assigned translator from the ongoing orders of a folder',
 			},
 			{
 				name: 'Upload Document',
 				value: 'uploadDocument',
-				action: 'Upload a document to a folder',
+				action: 'Upload document to folder',
 				description: 'Upload a guideline, glossary or character list file (up to 50 MB) to a folder',
 			},
 		],

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath } from '../../transport';
+import { deleteOrConfirmGone, isUnlisted } from '../common/alreadyApplied';
 import { folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -27,13 +28,11 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
 	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
-	await apiRequest.call(this, {
-		method: 'DELETE',
+	const json = await deleteOrConfirmGone(this, itemIndex, {
 		path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
-		// A repeat after an unclear failure would answer 404 and hide the removal: not repeated blindly.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+		// The folder's documents no longer hold it.
+		isGone: async () => await isUnlisted(this, apiPath`/integration/folder/${folderId}/docs`, documentId, itemIndex),
+		applied: { success: true, folderId, documentId, removed: true },
 	});
-	return toResults({ success: true, folderId, documentId, removed: true });
+	return toResults(json);
 }

@@ -6,6 +6,8 @@ import { readInputFile } from '../common/binary';
 import { binaryPropertyField, folderListLocator, forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId, readOption } from '../common/parameters';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import { documentDetailsField, documentTypeField, documentTypes, MAX_FOLDER_DOCUMENT_BYTES } from './values';
 
@@ -14,6 +16,7 @@ const properties: INodeProperties[] = [
 	binaryPropertyField('The binary field of the input item that holds the document (at most 50 MB)'),
 	documentTypeField,
 	documentDetailsField,
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('folder', 'uploadDocument', properties);
@@ -35,17 +38,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (name !== undefined) parts.push(textPart('name', name));
 	if (language !== undefined) parts.push(textPart('language', language));
 
-	const answer = await apiUploadMultipart.call(this, {
-		method: 'POST',
-		path: apiPath`/integration/folder/${folderId}/docs/upload`,
-		parts,
-		// Creates a document: a blind repeat could add it twice.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
-		timeoutMs: 300_000,
+	const path = apiPath`/integration/folder/${folderId}/docs/upload`;
+	const json = await sendOnce(this, itemIndex, 'folder.uploadDocument', {
+		request: { path, parts },
+		send: async () => {
+			const answer = await apiUploadMultipart.call(this, {
+				method: 'POST',
+				path,
+				parts,
+				// Creates a document: a blind repeat could add it twice.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+				timeoutMs: 300_000,
+			});
+			const details = isRecord(answer) ? answer : {};
+			return { success: true, folderId, fileName: file.fileName, fileSize: file.data.length, ...details };
+		},
 	});
-	const details =
-		answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
-	return toResults({ success: true, folderId, fileName: file.fileName, fileSize: file.data.length, ...details });
+	return toResults(json);
 }

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Check',
 				value: 'check',
-				action: 'Check the API health',
+				action: 'Check API health',
 				description:
 					'Check that the Ollang API is up: status OK (or NOK) and the service time as a millisecond timestamp',
 			},

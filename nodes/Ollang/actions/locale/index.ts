@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 					'List the languages Ollang supports: code, English and native name, and regional variants (pt-PT, es-MX, zh-Hant…)',
 			},
 			{
-				name: 'Search',
+				name: 'Search Languages',
 				value: 'search',
 				action: 'Search languages',
 				description: 'Find supported languages by name, native name or code, e.g. to turn "Portuguese" into its code',
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Validate Tag',
 				value: 'validateTag',
-				action: 'Validate a language tag',
+				action: 'Validate language tag',
 				description:
 					'Check a language tag before ordering: whether Ollang accepts it, and the code, language and region it stands for',
 			},

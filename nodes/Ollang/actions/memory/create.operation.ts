@@ -6,6 +6,7 @@ import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -18,6 +19,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Product UI glossary',
 		description: 'Human-readable name of the new translation memory',
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('memory', 'create', properties);
@@ -34,5 +36,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: 'once',
 		itemIndex,
 	};
-	return toResults(requireObject.call(this, request, await apiRequest.call(this, request), ['id']));
+	const json = await sendOnce(this, itemIndex, 'memory.create', {
+		request: { path: request.path, body: request.body },
+		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
+	});
+	return toResults(json);
 }

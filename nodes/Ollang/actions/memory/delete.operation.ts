@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath } from '../../transport';
+import { deleteOrConfirmGone, isGone } from '../common/alreadyApplied';
 import { forOperation, memoryLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -23,13 +24,11 @@ export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);
-	await apiRequest.call(this, {
-		method: 'DELETE',
-		path: apiPath`/integration/memories/${memoryId}`,
-		// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+	const path = apiPath`/integration/memories/${memoryId}`;
+	const json = await deleteOrConfirmGone(this, itemIndex, {
+		path,
+		isGone: async () => await isGone(this, path, itemIndex),
+		applied: { success: true, memoryId, deleted: true },
 	});
-	return toResults({ success: true, memoryId, deleted: true });
+	return toResults(json);
 }

@@ -30,25 +30,25 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a translation memory',
+				action: 'Create translation memory',
 				description: 'Create an empty translation memory',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a translation memory',
+				action: 'Delete translation memory',
 				description: 'Delete a translation memory and all its units permanently',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a translation memory',
+				action: 'Get translation memory',
 				description: 'Get a translation memory with its unit count',
 			},
 			{
 				name: 'Get Import Job',
 				value: 'getImportJob',
-				action: 'Get a memory import job',
+				action: 'Get memory import job',
 				description: 'Get the status and progress of a memory import job',
 			},
 			{
@@ -60,15 +60,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Import Items',
 				value: 'importItems',
-				action: 'Import units into a translation memory',
+				action: 'Import units into translation memory',
 				description:
 					'Queue translation units for import (any number, sent in jobs of up to 1000) and optionally wait for them',
 			},
 			{
-				name: 'Rename',
+				name: 'Update',
 				value: 'rename',
-				action: 'Rename a translation memory',
-				description: 'Change the title of a translation memory',
+				action: 'Update translation memory title',
+				description: 'Change the title of a translation memory (the only field the API can change)',
 			},
 		],
 		default: 'get',

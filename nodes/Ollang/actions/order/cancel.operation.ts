@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
+import { readOrderState, sendOrConfirm } from '../common/alreadyApplied';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -23,6 +24,20 @@ export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
+	const applied = { success: true, orderId, cancelled: true };
+	const json = await sendOrConfirm(this, itemIndex, {
+		send: async () => {
+			await cancelOrder.call(this, orderId, itemIndex);
+			return applied;
+		},
+		// A repeat answers 409 (already cancelled).
+		refusals: [400, 409],
+		confirm: async () => ((await readOrderState(this, orderId, itemIndex)).status === 'cancelled' ? applied : undefined),
+	});
+	return toResults(json);
+}
+
+async function cancelOrder(this: IExecuteFunctions, orderId: string, itemIndex: number): Promise<void> {
 	await apiRequest.call(this, {
 		method: 'POST',
 		path: apiPath`/integration/orders/cancel/${orderId}`,
@@ -38,5 +53,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'409': 'The order is already cancelled: nothing more to do.',
 		},
 	});
-	return toResults({ success: true, orderId, cancelled: true });
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
+import { readOrderState, sendOrConfirm } from '../common/alreadyApplied';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -31,6 +32,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'Only a level 1 (human review) order that is still ongoing can be cancelled; once the translator has completed the review it cannot.',
 		},
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['success']);
-	return toResults({ orderId, ...answer });
+	const json = await sendOrConfirm(this, itemIndex, {
+		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
+		// A repeat is refused as "not level 1": the review was cancelled, the order is level 0 again.
+		refusals: [400],
+		confirm: async () => (((await readOrderState(this, orderId, itemIndex)).level === 0) ? { orderId, success: true } : undefined),
+	});
+	return toResults(json);
 }

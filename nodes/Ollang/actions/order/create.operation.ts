@@ -3,9 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { forOperation, languageHint } from '../common/fields';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkId, checkOption, checkText, checkUrl, invalidField, readId, readOption } from '../common/parameters';
+import { checkId, checkOption, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 
@@ -126,6 +128,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('order', 'create', properties);
@@ -161,7 +164,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw invalidField(this, itemIndex, 'Target Languages', 'add at least one target language');
 	}
 	const targetLanguageConfigs = languages.map((entry, position) => ({
-		language: checkText(this, entry.code, `Target Languages > Language Code #${position + 1}`, itemIndex, true),
+		language: checkLanguageCode(this, entry.code, `Target Languages > Language Code #${position + 1}`, itemIndex),
 		isRush: entry.isRush === true,
 	}));
 	const seen = new Set<string>();
@@ -194,6 +197,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: 'once',
 		itemIndex,
 	};
-	const created = await apiRequest.call(this, request);
-	return toResults(requireList.call(this, request, created));
+	const json = await sendOnce(this, itemIndex, 'order.create', {
+		request: { path: request.path, body },
+		send: async () => requireList.call(this, request, await apiRequest.call(this, request)),
+	});
+	return toResults(json);
 }

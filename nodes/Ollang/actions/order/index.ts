@@ -38,31 +38,31 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Cancel',
 				value: 'cancel',
-				action: 'Cancel an order',
+				action: 'Cancel order',
 				description: 'Cancel a pending order, or an ongoing one whose AI processing has not finished',
 			},
 			{
 				name: 'Cancel Human Review',
 				value: 'cancelHumanReview',
-				action: 'Cancel the human review of an order',
+				action: 'Cancel human review of order',
 				description: 'Cancel an ongoing human review and refund its part of the price',
 			},
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create an order',
+				action: 'Create order',
 				description: 'Create one order per target language for an uploaded project (spends credits)',
 			},
 			{
 				name: 'Export XLSX',
 				value: 'exportXlsx',
-				action: 'Export an order as XLSX',
+				action: 'Export order as XLSX',
 				description: "Download the order's segments and translations as a spreadsheet file",
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an order',
+				action: 'Get order',
 				description: 'Get an order with its documents, finance, evaluation and delivery events',
 			},
 			{
@@ -74,32 +74,32 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Review Gate Info',
 				value: 'getReviewInfo',
-				action: 'Get the review gate info of an order',
+				action: 'Get review gate info of order',
 				description: 'Get the review tag, review type and tag color of an order',
 			},
 			{
 				name: 'Request Human Review',
 				value: 'requestHumanReview',
-				action: 'Request human review of an order',
+				action: 'Request human review of order',
 				description: 'Add a human review to a completed or delivered order (spends credits)',
 			},
 			{
 				name: 'Request Subtitle Embedding',
 				value: 'requestSubtitleEmbedding',
-				action: 'Request subtitle embedding for an order',
+				action: 'Request subtitle embedding for order',
 				description: 'Burn the subtitles of a completed subtitle order into its video',
 			},
 			{
 				name: 'Rerun',
 				value: 'rerun',
-				action: 'Rerun an order',
+				action: 'Rerun order',
 				description:
 					'Run the AI processing of a completed or delivered order again and deliver a new result (spends credits unless free)',
 			},
 			{
 				name: 'Run QC Evaluation',
 				value: 'runQcEvaluation',
-				action: 'Run a QC evaluation of an order',
+				action: 'Run QC evaluation of order',
 				description:
 					'Score a completed or delivered order for accuracy, fluency, tone and cultural fit with AI (spends credits)',
 			},

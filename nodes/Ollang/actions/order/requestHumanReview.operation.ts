@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
+import { readOrderState, sendOrConfirm } from '../common/alreadyApplied';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -23,13 +24,22 @@ export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
-	await apiRequest.call(this, {
-		method: 'POST',
-		path: apiPath`/integration/orders/${orderId}/human-review`,
-		// Spends credits: repeated only where the service cannot have acted.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
+	const applied = { success: true, orderId, humanReviewRequested: true };
+	const json = await sendOrConfirm(this, itemIndex, {
+		send: async () => {
+			await apiRequest.call(this, {
+				method: 'POST',
+				path: apiPath`/integration/orders/${orderId}/human-review`,
+				// Spends credits: repeated only where the service cannot have acted.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+			});
+			return applied;
+		},
+		// A repeat (n8n Retry) is refused as not eligible: the order is level 1 now, its review under way or done.
+		refusals: [400],
+		confirm: async () => ((await readOrderState(this, orderId, itemIndex)).level === 1 ? applied : undefined),
 	});
-	return toResults({ success: true, orderId, humanReviewRequested: true });
+	return toResults(json);
 }

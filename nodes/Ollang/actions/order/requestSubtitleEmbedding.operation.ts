@@ -1,15 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	orderLocator(
 		'A completed subtitle order of a video: the service burns the subtitles into a copy of the video',
 	),
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('order', 'requestSubtitleEmbedding', properties);
@@ -18,17 +21,23 @@ export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
-	const answer = await apiRequest.call(this, {
-		method: 'POST',
-		path: apiPath`/integration/orders/${orderId}/subtitle-embedding`,
-		// Starts paid processing: repeated only where the service cannot have acted.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
-		errorHints: {
-			'400': 'Subtitle embedding needs a completed video order that has subtitles.',
+	const path = apiPath`/integration/orders/${orderId}/subtitle-embedding`;
+	const json = await sendOnce(this, itemIndex, 'order.requestSubtitleEmbedding', {
+		request: { path },
+		send: async () => {
+			const answer = await apiRequest.call(this, {
+				method: 'POST',
+				path,
+				// Starts paid processing: repeated only where the service cannot have acted.
+				retry: 'once',
+				expectBody: false,
+				itemIndex,
+				errorHints: {
+					'400': 'Subtitle embedding needs a completed video order that has subtitles.',
+				},
+			});
+			return { success: true, orderId, ...(isRecord(answer) ? answer : {}) };
 		},
 	});
-	const details = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : {};
-	return toResults({ success: true, orderId, ...details });
+	return toResults(json);
 }

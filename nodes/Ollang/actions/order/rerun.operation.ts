@@ -6,6 +6,7 @@ import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { describeType, invalidField, readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -42,6 +43,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('order', 'rerun', properties);
@@ -74,6 +76,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			ORDER_NOT_ELIGIBLE: 'Only completed or delivered orders can be rerun. Get the order to see its status.',
 		},
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['success']);
-	return toResults({ orderId, ...answer });
+	const json = await sendOnce(this, itemIndex, 'order.rerun', {
+		request: { path: request.path, body },
+		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
+	});
+	return toResults(json);
 }

@@ -2,10 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
+import { readOrderState } from '../common/alreadyApplied';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, describeType, invalidField, readId } from '../common/parameters';
-import { requireObject } from '../common/responses';
+import { isRecord, requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 
 /** The criteria the evaluation can score, as the API names them. */
@@ -71,6 +73,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('order', 'runQcEvaluation', properties);
@@ -174,6 +177,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'A QC evaluation can be run only on completed or delivered orders. Get the order to see its status.',
 		},
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['evalId']);
-	return toResults({ orderId, ...answer });
+	const latestEvaluationId = async () => {
+		const latest = (await readOrderState(this, orderId, itemIndex)).latestEvaluation;
+		return isRecord(latest) && typeof latest.id === 'string' ? latest.id : null;
+	};
+	const json = await sendOnce(this, itemIndex, 'order.runQcEvaluation', {
+		request: { path: request.path, body },
+		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['evalId']) }),
+		// The order shows its latest evaluation: one that is not the evaluation seen before sending was started by it.
+		readBefore: async () => ({ latestEvaluationId: await latestEvaluationId() }),
+		confirm: async (before) => {
+			if (before === undefined) return undefined;
+			const latest = await latestEvaluationId();
+			return latest !== null && latest !== before.latestEvaluationId ? { orderId, evalId: latest } : undefined;
+		},
+	});
+	return toResults(json);
 }

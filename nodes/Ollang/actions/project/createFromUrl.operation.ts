@@ -4,11 +4,13 @@ import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
 import { folderListLocator, forOperation, languageHint } from '../common/fields';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkUrl, readText } from '../common/parameters';
 import { readLocatorId } from '../common/itemParameters';
 import { notesField, readNotes } from '../common/notes';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -55,6 +57,7 @@ const properties: INodeProperties[] = [
 			notesField,
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('project', 'createFromUrl', properties);
@@ -65,7 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'File URL', itemIndex);
 	checkFileName(this, lastPathSegment(url), 'File URL (file name taken from its last part)', itemIndex);
 	const name = readText(this, 'name', 'Name', itemIndex);
-	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
+	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const folderId = checkOptionalId(
 		this,
@@ -91,6 +94,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				"The service reads the file type from the URL's last part: it must end with a supported extension (such as .mp4, .mov, .mp3, .docx, .pdf or .srt).",
 		},
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']);
-	return toResults(answer);
+	const json = await sendOnce(this, itemIndex, 'project.createFromUrl', {
+		request: { path: request.path, body },
+		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
+	});
+	return toResults(json);
 }

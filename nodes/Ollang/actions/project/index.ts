@@ -18,14 +18,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create From URL',
 				value: 'createFromUrl',
-				action: 'Create a project from a file URL',
+				action: 'Create project from file URL',
 				description:
 					'Create a project whose source file the service downloads from a URL; returns the project and its ID for Create Order',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a project',
+				action: 'Get project',
 				description: 'Get a project with its documents (source file, guidelines, subtitles) and its order count',
 			},
 			{

@@ -6,6 +6,7 @@ import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readOption } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { REVISION_FORBIDDEN_HINT, REVISION_WINDOW_DAYS, revisionTypes } from './values';
 
@@ -48,6 +49,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. The subtitle shows the previous line',
 		description: 'What should change, in plain language (optional, but it helps the linguist)',
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('revision', 'create', properties);
@@ -91,5 +93,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'403': REVISION_FORBIDDEN_HINT,
 		},
 	};
-	return toResults(requireObject.call(this, request, await apiRequest.call(this, request), ['id']));
+	const json = await sendOnce(this, itemIndex, 'revision.create', {
+		request: { path: request.path, body },
+		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
+	});
+	return toResults(json);
 }

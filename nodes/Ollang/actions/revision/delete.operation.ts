@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiPath, apiRequest } from '../../transport';
+import { apiPath } from '../../transport';
+import { deleteOrConfirmGone, isUnlisted } from '../common/alreadyApplied';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId, readId } from '../common/parameters';
@@ -27,18 +28,16 @@ export const kind: OperationKind = 'write';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const revisionId = checkId(this, this.getNodeParameter('revisionId', itemIndex, ''), 'Revision ID', itemIndex);
-	await apiRequest.call(this, {
-		method: 'DELETE',
+	const json = await deleteOrConfirmGone(this, itemIndex, {
 		path: apiPath`/integration/revision/${orderId}/${revisionId}`,
-		// A repeat after an unclear failure would answer 404 and hide the deletion: not repeated blindly.
-		retry: 'once',
-		expectBody: false,
-		itemIndex,
 		errorHints: {
 			'400': 'The revision belongs to another order: check that the Order and the Revision ID go together.',
 			'403': REVISION_FORBIDDEN_HINT,
 			'404': 'Check the IDs: the order or the revision does not exist (or was already deleted).',
 		},
+		// The order's revision requests no longer hold it.
+		isGone: async () => await isUnlisted(this, apiPath`/integration/revision/${orderId}`, revisionId, itemIndex),
+		applied: { success: true, orderId, revisionId, deleted: true },
 	});
-	return toResults({ success: true, orderId, revisionId, deleted: true });
+	return toResults(json);
 }

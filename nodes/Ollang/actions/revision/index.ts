@@ -22,14 +22,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a revision request',
+				action: 'Create revision request',
 				description:
 					'Ask for a fix at a point of a completed or delivered order (missing or wrong subtitle, sync or format error)',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a revision request',
+				action: 'Delete revision request',
 				description: 'Withdraw a revision request of an order',
 			},
 			{

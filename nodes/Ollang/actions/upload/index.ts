@@ -18,20 +18,20 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Upload File',
 				value: 'uploadFile',
-				action: 'Upload a file',
+				action: 'Upload file',
 				description:
 					'Upload a video, audio, document or subtitle file from a binary field; returns the new project ID for Create Order',
 			},
 			{
 				name: 'Upload From URL',
 				value: 'uploadFromUrl',
-				action: 'Upload a file from a URL',
+				action: 'Upload file from URL',
 				description: 'Let the service fetch a file from a URL; returns the new project ID for Create Order',
 			},
 			{
 				name: 'Upload VTT',
 				value: 'uploadVtt',
-				action: 'Upload a VTT subtitle file',
+				action: 'Upload VTT subtitle file',
 				description:
 					'Add a WebVTT subtitle file (.vtt) from a binary field to an existing project; returns the project ID',
 			},

@@ -5,9 +5,11 @@ import { apiUploadMultipart, filePart, textPart } from '../../transport';
 import { checkFileName, readInputFile } from '../common/binary';
 import { binaryPropertyField, forOperation } from '../common/fields';
 import { notesField, readNotes } from '../common/notes';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkOptionalId, checkText, readText } from '../common/parameters';
+import { checkOptionalId, checkText } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
@@ -33,6 +35,7 @@ const properties: INodeProperties[] = [
 			notesField,
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('upload', 'uploadFile', properties);
@@ -40,7 +43,7 @@ export const description = forOperation('upload', 'uploadFile', properties);
 export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
+	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const folderId = checkOptionalId(this, extra.folderId, 'Folder ID', itemIndex);
 	const noteList = readNotes(this, extra.notes, itemIndex);
@@ -71,6 +74,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		timeoutMs: 600_000,
 		errorHints: uploadErrorHints,
 	};
-	const answer = requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']);
-	return toResults({ ...answer, fileName, fileSize: file.data.length, sourceLanguage });
+	const json = await sendOnce(this, itemIndex, 'upload.uploadFile', {
+		request: { path: request.path, parts },
+		send: async () => ({
+			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
+			fileName,
+			fileSize: file.data.length,
+			sourceLanguage,
+		}),
+	});
+	return toResults(json);
 }

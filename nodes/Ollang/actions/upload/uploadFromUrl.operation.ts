@@ -4,9 +4,11 @@ import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
 import { forOperation } from '../common/fields';
+import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkNumberInRange, checkOptionalId, checkText, checkUrl, readText } from '../common/parameters';
+import { checkNumberInRange, checkOptionalId, checkText, checkUrl } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
@@ -38,6 +40,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [fileNameField('the last part of the URL'), folderIdField],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('upload', 'uploadFromUrl', properties);
@@ -49,7 +52,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const size = checkNumberInRange(this, this.getNodeParameter('size', itemIndex), 'File Size (Bytes)', itemIndex, {
 		min: 1,
 	});
-	const sourceLanguage = readText(this, 'sourceLanguage', 'Source Language', itemIndex);
+	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const givenName = checkText(this, extra.fileName, 'File Name', itemIndex, false);
 	const originalname = checkFileName(
@@ -71,6 +74,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		errorHints: uploadErrorHints,
 	};
-	const answer = requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']);
-	return toResults({ ...answer, fileName: originalname, sourceLanguage });
+	const json = await sendOnce(this, itemIndex, 'upload.uploadFromUrl', {
+		request: { path: request.path, body },
+		send: async () => ({
+			...requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
+			fileName: originalname,
+			sourceLanguage,
+		}),
+	});
+	return toResults(json);
 }

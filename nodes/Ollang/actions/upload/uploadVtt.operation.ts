@@ -4,9 +4,11 @@ import type { MultipartPart, OllangRequest } from '../../transport';
 import { apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
 import { binaryPropertyField, forOperation, projectLocator } from '../common/fields';
+import { checkOptionalLanguageOrAll } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
+import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField } from './values';
 
@@ -44,6 +46,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...retryProtectionFields,
 ];
 
 export const description = forOperation('upload', 'uploadVtt', properties);
@@ -54,7 +57,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const projectId = readId(this, 'projectId', 'Project', itemIndex);
 	const name = readText(this, 'name', 'Name', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const sourceLanguage = checkText(this, extra.sourceLanguage, 'Source Language', itemIndex, false);
+	const sourceLanguage = checkOptionalLanguageOrAll(this, extra.sourceLanguage, 'Source Language', itemIndex);
 	const givenName = checkText(this, extra.fileName, 'File Name', itemIndex, false);
 	const file = await readInputFile(this, itemIndex, MAX_VTT_BYTES);
 	const fileName = givenName ?? file.fileName;
@@ -87,12 +90,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'400': 'The service takes WebVTT files (.vtt) only, and a project ID of 24 hexadecimal characters.',
 		},
 	};
-	const answer = requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']);
-	return toResults({
-		...answer,
-		name,
-		fileName,
-		fileSize: file.data.length,
-		...(sourceLanguage ? { sourceLanguage } : {}),
+	const json = await sendOnce(this, itemIndex, 'upload.uploadVtt', {
+		request: { path: request.path, parts },
+		send: async () => ({
+			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
+			name,
+			fileName,
+			fileSize: file.data.length,
+			...(sourceLanguage ? { sourceLanguage } : {}),
+		}),
 	});
+	return toResults(json);
 }

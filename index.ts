@@ -1,2 +1,0 @@
-// n8n loads the nodes and credentials listed in package.json#n8n; nothing is exported from the package root.
-export {};

@@ -1,0 +1,149 @@
+// n8n's REST API as its editor uses it: sign-in, node types, workflows, executions.
+import http from 'node:http';
+import { ensureRuntime, requireFromN8n } from './install.mjs';
+import { LOCAL_OWNER } from './commands.mjs';
+
+/**
+ * `fetch` for n8n, with one retry of a read whose kept-alive connection n8n had closed as idle (its keep-alive
+ * timeout is 5 s; a busy machine lets a pooled connection pass it between two requests): such a read never reached n8n.
+ */
+export async function n8nFetch(url, init = {}) {
+	try {
+		return await fetch(url, init);
+	} catch (error) {
+		const code = error?.cause?.code;
+		if ((init.method ?? 'GET') !== 'GET' || (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET')) throw error;
+		return await fetch(url, init);
+	}
+}
+
+/** Signs in through n8n's REST API and returns the Cookie header for later requests. */
+export async function signIn(baseUrl, owner = LOCAL_OWNER) {
+	const response = await fetch(new URL('/rest/login', baseUrl), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+	});
+	if (!response.ok) throw new Error(`signing in to ${baseUrl} as ${owner.email} failed: HTTP ${response.status} ${await response.text()}`);
+	const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+	return cookies.join('; ');
+}
+
+/** The node types the running n8n has loaded, as its editor sees them (`/types/nodes.json`, signed in). */
+export async function listLoadedNodeTypes(baseUrl, cookie) {
+	const response = await n8nFetch(new URL('/types/nodes.json', baseUrl), { headers: { cookie } });
+	if (!response.ok) throw new Error(`GET /types/nodes.json: HTTP ${response.status}`);
+	const nodes = await response.json();
+	return [...new Set(nodes.map((node) => node.name))];
+}
+
+/** A request to n8n's REST API (signed in) that must succeed; returns the answer's `data`. */
+export async function restRequest(baseUrl, cookie, method, pathname, body) {
+	const response = await n8nFetch(new URL(pathname, baseUrl), {
+		method,
+		headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${method} ${pathname}: HTTP ${response.status} ${await response.text()}`);
+	return (await response.json()).data;
+}
+
+/**
+ * Creates a workflow through the REST API, as the editor saves a new one (`{ name, nodes, connections, settings }`);
+ * returns it as n8n stored it (with the `id` n8n gave it).
+ */
+export async function createWorkflow(baseUrl, cookie, workflow) {
+	return await restRequest(baseUrl, cookie, 'POST', '/rest/workflows', workflow);
+}
+
+/**
+ * Deletes a workflow through the REST API. n8n 2 deletes only archived workflows: it is archived first (an n8n
+ * without archiving refuses that, and deletes it directly).
+ */
+export async function deleteWorkflow(baseUrl, cookie, id) {
+	await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/archive`).catch(() => undefined);
+	await restRequest(baseUrl, cookie, 'DELETE', `/rest/workflows/${encodeURIComponent(id)}`);
+}
+
+/**
+ * The executions of one workflow in a running n8n (signed in), oldest first: each is the execution's summary
+ * (`id`, `mode`, `status`, `startedAt`, ...) with `data` holding its run data (`resultData.runData`), which n8n
+ * serves in its `flatted` encoding and is decoded here with n8n's own copy of that library.
+ */
+export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
+	const { parse } = requireFromN8n(await ensureRuntime(), 'flatted');
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	// n8n 2.41 answers at most 100 per request: older ones are read page by page (newest first, below `lastId`).
+	const results = [];
+	for (let lastId; results.length < limit; ) {
+		const pageSize = Math.min(100, limit - results.length);
+		const page = await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${pageSize}${lastId ? `&lastId=${lastId}` : ''}`);
+		results.push(...page.results);
+		if (page.results.length < pageSize) break;
+		lastId = Math.min(...page.results.map((summary) => Number(summary.id)));
+	}
+	const executions = [];
+	for (const summary of [...results].sort((a, b) => Number(a.id) - Number(b.id))) {
+		const detail = await restRequest(baseUrl, cookie, 'GET', `/rest/executions/${summary.id}`);
+		executions.push({ ...summary, data: parse(detail.data) });
+	}
+	return executions;
+}
+
+/** A workflow's static data as n8n has it in its database (what survives a restart), through the REST API. */
+export async function readWorkflowStaticData(baseUrl, cookie, workflowId) {
+	const workflow = await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(workflowId)}`);
+	const { staticData } = workflow;
+	if (typeof staticData === 'string') return JSON.parse(staticData);
+	return staticData ?? {};
+}
+
+/** Publishes (activates) a workflow in a running n8n, as the editor's Publish button does (its current version). */
+export async function activateWorkflow(baseUrl, cookie, id) {
+	const { versionId } = await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(id)}`);
+	return await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId });
+}
+
+/**
+ * A request to n8n on a connection of its own, answered `{ status, text }` whatever the status. For requests that
+ * change something or take long (an install runs for seconds): a kept-alive connection that n8n closed as idle
+ * meanwhile would fail it before n8n sees it, and such a request is not retried blindly.
+ */
+export async function n8nRequest(url, { method = 'GET', headers = {}, body } = {}) {
+	const payload = body === undefined ? undefined : JSON.stringify(body);
+	return await new Promise((resolve, reject) => {
+		const request = http.request(
+			url,
+			{ method, agent: false, headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+			(response) => {
+				const chunks = [];
+				response.on('data', (chunk) => chunks.push(chunk));
+				response.on('end', () => resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+				response.on('error', reject);
+			},
+		);
+		request.on('error', reject);
+		request.end(payload);
+	});
+}
+
+/**
+ * n8n's community-package installer, the requests behind Settings > Community nodes: `POST` installs
+ * (`{ name, version? }`), `PATCH` updates (`{ name, version? }`), `DELETE` uninstalls (`name`), `GET` lists. Answers
+ * `{ status, data, message }` whatever the status, so a caller can check n8n's error for bad input.
+ */
+export async function communityPackages(baseUrl, cookie, method, body) {
+	const query = method === 'DELETE' ? `?name=${encodeURIComponent(body.name)}` : '';
+	const { status, text } = await n8nRequest(new URL(`/rest/community-packages${query}`, baseUrl), {
+		method,
+		headers: { cookie },
+		body: method === 'POST' || method === 'PATCH' ? body : undefined,
+	});
+	let answer;
+	try {
+		answer = text ? JSON.parse(text) : {};
+	} catch {
+		answer = { message: text };
+	}
+	return { status, data: answer.data, message: answer.message };
+}
