@@ -79,6 +79,20 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 	}
 }
 
+/** n8n's two ways of keeping a poll trigger's state. */
+export type PersistenceMode = 'default' | 'durable';
+
+/** The settings of each mode: what n8n 2.40 needs for durable poll cursors (without them it logs a warning and stays in the default mode). */
+export const PERSISTENCE_ENV: Record<PersistenceMode, Record<string, string>> = {
+	default: {},
+	durable: {
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	},
+};
+
 /** What a trigger emitted (each item's id, once per emission) against the ids it had to emit. */
 export interface Tally {
 	expected: number;

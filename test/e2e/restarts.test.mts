@@ -11,21 +11,10 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { N8N_VERSION, readExecutions, readWorkflowStaticData, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
-import { N8nUserFolder, pollTriggerWorkflow, SandboxClient, tally, testCredentials, triggerItems, waitFor } from './harness.mts';
+import { N8nUserFolder, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tally, testCredentials, type PersistenceMode, triggerItems, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
-type Mode = 'default' | 'durable';
-
-const MODES: Record<Mode, Record<string, string>> = {
-	default: {},
-	// What n8n 2.40 needs for durable poll cursors (it logs a warning and stays in the default mode otherwise).
-	durable: {
-		N8N_SCHEDULER_ENABLED: 'true',
-		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	},
-};
+type Mode = PersistenceMode;
 const SEEDS: Record<Mode, number> = { default: 101, durable: 202 };
 /** Starts of n8n after the first, each ended by a stop (the last one runs until everything is counted). */
 const CYCLES = 5;
@@ -95,7 +84,7 @@ async function runMode(mode: Mode) {
 			// recovering an execution cut by SIGKILL; its next start marks that execution crashed and goes on.)
 			for (let attempt = 1; ; attempt++) {
 				try {
-					server = await n8n.start(MODES[mode]);
+					server = await n8n.start(PERSISTENCE_ENV[mode]);
 					return;
 				} catch (error) {
 					const message = (error as Error).message;

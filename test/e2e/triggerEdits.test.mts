@@ -12,20 +12,10 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { N8N_VERSION, readExecutions, readWorkflowStaticData, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
-import { N8nUserFolder, pollTriggerWorkflow, SandboxClient, tally, testCredentials, triggerItems, waitFor } from './harness.mts';
+import { N8nUserFolder, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tally, testCredentials, type PersistenceMode, triggerItems, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
-type Mode = 'default' | 'durable';
-
-const MODES: Record<Mode, Record<string, string>> = {
-	default: {},
-	durable: {
-		N8N_SCHEDULER_ENABLED: 'true',
-		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	},
-};
+type Mode = PersistenceMode;
 const NODE = 'On delivery event';
 /** A poll arrives within about a minute, plus the time the poll and its execution take on a busy machine. */
 const POLL_WAIT_MS = 150_000;
@@ -48,7 +38,7 @@ async function runMode(mode: Mode) {
 		await n8n.importWorkflows([workflow]);
 		await n8n.publish(workflow.id);
 		const activatedAt = Math.floor((await sandbox.now()).getTime() / 1000) * 1000;
-		server = await n8n.start(MODES[mode]);
+		server = await n8n.start(PERSISTENCE_ENV[mode]);
 		const cookie = await signIn(server.url);
 		await waitFor(
 			'n8n to save the baseline',
