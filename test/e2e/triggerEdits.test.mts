@@ -134,9 +134,6 @@ describe('editing a published Ollang Trigger in a real n8n (save, then publish)'
 	const outcomes: string[] = [];
 	after(() => {
 		for (const line of outcomes) console.log(line);
-		// What could still keep this file's process alive once both runs are over (earlier runs ended only at the
-		// suite's timeout, after printing their figures): every n8n and sandbox process was stopped by then.
-		console.log(`trigger edits e2e: resources still active after the runs: ${process.getActiveResourcesInfo().join(', ') || 'none'}`);
 	});
 	const modes: Mode[] = N8N_VERSION.startsWith('1.') ? ['default'] : ['default', 'durable'];
 	for (const mode of modes) {
