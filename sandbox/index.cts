@@ -192,6 +192,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			drift: drift.length > 0 ? (method, pattern, pathname, reply) => applyDrift(drift, method, pattern, pathname, reply) : undefined,
 		}),
 	);
+	// Idle connections stay open longer than clients keep them (undici and n8n's HTTP client close theirs after a
+	// few seconds): a server closing first races a client reusing the socket, seen as "other side closed" on a busy
+	// machine. Hosted APIs behind load balancers hold idle connections for about a minute too.
+	server.keepAliveTimeout = 65_000;
+	server.headersTimeout = 66_000;
 	server.on('clientError', answerClientError);
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

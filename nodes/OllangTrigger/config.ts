@@ -196,8 +196,9 @@ export function readConfig(ctx: IPollFunctions): TriggerConfig {
 }
 
 /**
- * What is watched, as a stable string: a change resets the baseline to "now". Ids of watched orders and jobs are
- * left out (each id is followed on its own, so adding one resets nothing), and so are the cost settings.
+ * What is watched, as a stable string: a change is an edit, which `edits.ts` applies to the stored cursors. Ids of
+ * watched orders and jobs are left out (each id is followed on its own, from the poll before it was added), and so
+ * are the cost settings.
  */
 export function configKey(config: TriggerConfig): string {
 	if (config.event === 'importJobFinished') {
@@ -214,4 +215,18 @@ export function configKey(config: TriggerConfig): string {
 		watch.mode === 'recentOrders' ? watch.lookbackDays : null,
 		config.emitExisting,
 	]);
+}
+
+/** What a stored configKey() says about the event and, for Order Delivery Event, its types ([] when unreadable). */
+export function keyEvent(key: string): { event: string; eventTypes: string[] } {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(key);
+	} catch {
+		return { event: '', eventTypes: [] };
+	}
+	if (!Array.isArray(parsed)) return { event: '', eventTypes: [] };
+	const event = typeof parsed[0] === 'string' ? parsed[0] : '';
+	const types = event === 'orderDeliveryEvent' && Array.isArray(parsed[1]) ? parsed[1] : [];
+	return { event, eventTypes: types.filter((type): type is string => typeof type === 'string') };
 }

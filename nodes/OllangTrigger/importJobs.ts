@@ -3,12 +3,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { requireObject } from '../Ollang/actions/common/responses';
 import type { OllangRequest } from '../Ollang/transport';
-import { apiPath, apiRequest, mapConcurrent } from '../Ollang/transport';
+import { apiPath, apiRequest, apiRequestWithResponse, mapConcurrent } from '../Ollang/transport';
 import { rotateAfter, runChecks } from './checks';
 import type { ImportJobConfig, WatchedJob } from './config';
 import type { PollOutcome, PollSession } from './pollSession';
-import { asNodeError, failureKind } from './pollSession';
+import { asNodeError, failureKind, recordPollTime } from './pollSession';
 import type { TriggerState } from './state';
+
+/** Finished jobs kept in the state after their id was removed from the list. */
+const REMEMBERED_REMOVED_JOBS = 100;
 
 /** Jobs read by "Fetch Test Event". */
 const SAMPLE_JOBS = 10;
@@ -59,7 +62,9 @@ async function fetchJob(this: IPollFunctions, jobId: string, session: PollSessio
 		retry: 'safe',
 		timeoutMs: session.requestTimeoutMs,
 	};
-	return requireObject.call(this, request, await apiRequest.call(this, request), ['status']);
+	const response = await apiRequestWithResponse.call(this, request);
+	session.noteAnswer(response.headers);
+	return requireObject.call(this, request, response.body, ['status']);
 }
 
 /** The job's memory, or null when it is gone (deleted after the import). */
@@ -80,7 +85,8 @@ async function fetchMemory(this: IPollFunctions, memoryId: string, session: Poll
 
 /**
  * One production poll for finished import jobs. The API cannot list jobs: each given job is read until it
- * ends, then remembered as finished (and forgotten once it leaves the list).
+ * ends, then remembered as finished (and forgotten once it leaves the list). A job is new when it ends after the
+ * baseline, or, for a job added to the list later, after the last poll before it was added.
  */
 export async function pollImportJobs(
 	this: IPollFunctions,
@@ -90,8 +96,22 @@ export async function pollImportJobs(
 	isBaselinePoll: boolean,
 ): Promise<PollOutcome> {
 	const given = new Set(config.jobs.map((job) => job.jobId));
+	// Finished jobs no longer given are remembered a while (the most recent ones), so one given again is not
+	// emitted again: a failure carries no time that would tell.
+	let removed = [...state.finishedJobs].filter((jobId) => !given.has(jobId)).length;
 	for (const jobId of state.finishedJobs) {
-		if (!given.has(jobId)) state.finishedJobs.delete(jobId);
+		if (removed <= REMEMBERED_REMOVED_JOBS) break;
+		if (!given.has(jobId)) {
+			state.finishedJobs.delete(jobId);
+			removed--;
+		}
+	}
+	const addedSince = isBaselinePoll ? state.since : state.serviceTime;
+	for (const jobId of state.jobsSince.keys()) {
+		if (!given.has(jobId) || state.finishedJobs.has(jobId)) state.jobsSince.delete(jobId);
+	}
+	for (const jobId of given) {
+		if (!state.finishedJobs.has(jobId) && !state.jobsSince.has(jobId)) state.jobsSince.set(jobId, addedSince);
 	}
 	const running = config.jobs
 		.filter((job) => !state.finishedJobs.has(job.jobId))
@@ -104,14 +124,16 @@ export async function pollImportJobs(
 		const job = await fetchJob.call(this, watched.jobId, session);
 		const settled = settle(job, config);
 		if (settled === undefined) return;
-		// A job that ended before the baseline is history; one whose end has no time is new unless the baseline
-		// was set by this very poll (it was over before the trigger looked).
-		const isNew = settled.endedAt !== null ? settled.endedAt > state.since : !(isBaselinePoll && state.since > 0);
+		// A job that ended before its `since` is history; one whose end has no time (a failure) is new unless the
+		// baseline was set by this very poll (it was over before the trigger looked).
+		const since = state.jobsSince.get(watched.jobId) ?? state.since;
+		const isNew = settled.endedAt !== null ? settled.endedAt > since : !(isBaselinePoll && state.since > 0);
 		if (isNew && wanted(settled.outcome, config)) {
 			const memory = watched.memoryId === undefined ? null : await fetchMemory.call(this, watched.memoryId, session);
 			items.push(jobItem(job, settled.outcome, watched.memoryId, memory));
 		}
 		state.finishedJobs.add(watched.jobId);
+		state.jobsSince.delete(watched.jobId);
 	};
 
 	const started = await runChecks(session, ordered, config.concurrency, async ({ job }) => {
@@ -133,6 +155,7 @@ export async function pollImportJobs(
 	}
 	const checked = ordered.filter((entry) => started.has(entry.id));
 	if (checked.length > 0) state.sweepAfter = checked[checked.length - 1].id;
+	await recordPollTime.call(this, state, session);
 	return { items };
 }
 

@@ -24,11 +24,17 @@ import { NodeOperationError } from 'n8n-workflow';
 import { requireObject } from '../Ollang/actions/common/responses';
 import { orderOwnFields } from '../Ollang/actions/order/values';
 import type { OllangRequest } from '../Ollang/transport';
-import { apiPath, apiRequest, apiRequestAllPages, mapConcurrent, unexpectedResponse } from '../Ollang/transport';
+import {
+	apiPath,
+	apiRequestAllPages,
+	apiRequestWithResponse,
+	mapConcurrent,
+	unexpectedResponse,
+} from '../Ollang/transport';
 import { rotateAfter, runChecks } from './checks';
 import type { OrderEventConfig, OrderWatch } from './config';
 import type { PollOutcome, PollSession } from './pollSession';
-import { asNodeError, failureKind, parseHttpDate } from './pollSession';
+import { asNodeError, failureKind, recordPollTime } from './pollSession';
 import type { OrderCursor, TriggerState } from './state';
 
 const DAY_MS = 86_400_000;
@@ -39,9 +45,11 @@ function fingerprint(order: IDataObject): string {
 	return `${String(order.status)}/${String(order.level)}`;
 }
 
-function newCursor(orderFingerprint: string, createdAt: number, needsDetail: boolean): OrderCursor {
+function newCursor(orderFingerprint: string, createdAt: number, needsDetail: boolean, since: number): OrderCursor {
 	return {
 		evaluation: '',
+		since,
+		horizons: {},
 		consumed: 0,
 		fingerprint: orderFingerprint,
 		createdAt,
@@ -139,7 +147,9 @@ function orderRequest(orderId: string, session: PollSession): OllangRequest {
 
 async function fetchOrder(this: IPollFunctions, orderId: string, session: PollSession): Promise<IDataObject> {
 	const request = orderRequest(orderId, session);
-	return requireObject.call(this, request, await apiRequest.call(this, request), ['id']);
+	const response = await apiRequestWithResponse.call(this, request);
+	session.noteAnswer(response.headers);
+	return requireObject.call(this, request, response.body, ['id']);
 }
 
 function listRequest(watch: OrderWatch, session: PollSession, windowStart?: number): OllangRequest {
@@ -177,15 +187,12 @@ async function listWindow(
 	windowStart: number,
 ): Promise<{ rows: IDataObject[]; serviceTime?: number }> {
 	const request = listRequest(config.watch, session, windowStart);
-	let serviceTime: number | undefined;
 	const rows = await apiRequestAllPages.call(this, request, {
 		returnAll: true,
 		concurrency: config.concurrency,
-		onPage: (page, headers) => {
-			if (page === 1) serviceTime = parseHttpDate(headers.date);
-		},
+		onPage: (_page, headers) => session.noteAnswer(headers),
 	});
-	return { rows: checkRows.call(this, request, rows), serviceTime };
+	return { rows: checkRows.call(this, request, rows), serviceTime: session.serviceTime };
 }
 
 /** Updates the cursors from the listing: new orders, changed ones, and those no longer listed. */
@@ -201,10 +208,12 @@ function applyListing(state: TriggerState, watch: OrderWatch, rows: IDataObject[
 		const cursor = state.orders.get(orderId);
 		if (cursor === undefined) {
 			// Right after the baseline is set, nothing can have happened since: no detail read is needed yet.
-			state.orders.set(orderId, newCursor(fingerprint(row), createdAtMs, !historyIsBaseline));
+			state.orders.set(orderId, newCursor(fingerprint(row), createdAtMs, !historyIsBaseline, state.since));
 			continue;
 		}
-		if ((cursor.fingerprint !== fingerprint(row) || !cursor.watched) && !historyIsBaseline) {
+		// Watched before an edit applied in this poll: read when its listed state changed, as if nothing was edited.
+		const wasWatched = cursor.watched || cursor.carried === true;
+		if ((cursor.fingerprint !== fingerprint(row) || !wasWatched) && !historyIsBaseline) {
 			cursor.needsDetail = true;
 		}
 		cursor.fingerprint = fingerprint(row);
@@ -215,6 +224,7 @@ function applyListing(state: TriggerState, watch: OrderWatch, rows: IDataObject[
 	// Its detail decides; its cursor stays (a cursor is dropped only by age), so nothing is replayed later.
 	for (const [orderId, cursor] of state.orders) {
 		if (cursor.watched && !listed.has(orderId)) cursor.needsDetail = true;
+		delete cursor.carried;
 	}
 }
 
@@ -246,21 +256,21 @@ function planChecks(state: TriggerState, config: OrderEventConfig): { candidates
 	};
 }
 
-/** Consumes the new delivery events of one order; returns the items to emit. */
-function consumeDeliveryEvents(
-	state: TriggerState,
-	config: OrderEventConfig,
-	cursor: OrderCursor,
-	order: IDataObject,
-	emit: boolean,
-): IDataObject[] {
+/**
+ * Consumes the new delivery events of one order; returns the items to emit. An event is new when it lies past the
+ * cursor (and, while the cursor is rebased, after its `since`); of a type an edit added to what is watched on this
+ * order, when it happened after the poll before that edit.
+ */
+function consumeDeliveryEvents(config: OrderEventConfig, cursor: OrderCursor, order: IDataObject, emit: boolean): IDataObject[] {
 	const events = deliveryEvents(order);
-	const start = cursor.rebase ? Math.max(cursor.consumed, countAtOrBefore(events, state.since)) : cursor.consumed;
+	const start = cursor.rebase ? Math.max(cursor.consumed, countAtOrBefore(events, cursor.since)) : cursor.consumed;
 	const items: IDataObject[] = [];
-	for (let index = start; index < events.length; index++) {
-		const event = events[index];
-		if (emit && config.eventTypes.includes(event.type as never)) items.push(eventItem(order, event, index));
-	}
+	events.forEach((event, index) => {
+		if (!emit || !config.eventTypes.includes(event.type as never)) return;
+		const horizon = cursor.horizons[String(event.type)];
+		const isNew = horizon === undefined ? index >= start : !(timeOf(event.occurredAt) <= horizon);
+		if (isNew) items.push(eventItem(order, event, index));
+	});
 	cursor.consumed = Math.max(start, events.length);
 	return items;
 }
@@ -269,30 +279,26 @@ function consumeDeliveryEvents(
  * Consumes a newly finished QC evaluation of one order. Requested at or before the baseline: history, skipped by
  * the same rule whenever the order is read, so a state n8n did not keep is recomputed to the same answer.
  */
-function consumeEvaluation(state: TriggerState, cursor: OrderCursor, order: IDataObject, emit: boolean): IDataObject[] {
+function consumeEvaluation(cursor: OrderCursor, order: IDataObject, emit: boolean): IDataObject[] {
 	const evaluation = finishedEvaluation(order);
 	if (evaluation === undefined || evaluation.id === cursor.evaluation) return [];
 	cursor.evaluation = String(evaluation.id);
 	const requestedAt = timeOf(evaluation.createdAt);
-	const isHistory = !Number.isNaN(requestedAt) && requestedAt <= state.since;
+	const isHistory = !Number.isNaN(requestedAt) && requestedAt <= cursor.since;
 	return emit && !isHistory ? [evaluationItem(order, evaluation)] : [];
 }
 
 /** Consumes what is new on one order for the configured event; returns the items to emit. */
-function consumeEvents(
-	state: TriggerState,
-	config: OrderEventConfig,
-	cursor: OrderCursor,
-	order: IDataObject,
-): IDataObject[] {
+function consumeEvents(config: OrderEventConfig, cursor: OrderCursor, order: IDataObject): IDataObject[] {
 	const matches = matchesWatch(order, config.watch);
 	// Events found as an order stops matching (e.g. the ai_delivered that moved it out of "ongoing") still count.
 	const emit = matches || cursor.watched;
 	const items =
 		config.event === 'qcEvaluationFinished'
-			? consumeEvaluation(state, cursor, order, emit)
-			: consumeDeliveryEvents(state, config, cursor, order, emit);
+			? consumeEvaluation(cursor, order, emit)
+			: consumeDeliveryEvents(config, cursor, order, emit);
 	cursor.rebase = false;
+	cursor.horizons = {};
 	// A QC evaluation in progress: the order is read on every poll until it finishes.
 	cursor.needsDetail = config.event === 'qcEvaluationFinished' && isEvaluationLoading(order);
 	cursor.readFailed = false;
@@ -332,8 +338,15 @@ export async function pollOrderEvents(
 		for (const orderId of state.orders.keys()) {
 			if (!given.has(orderId)) state.orders.delete(orderId);
 		}
+		// An id added since the last poll is new from that poll on (from the baseline on the first poll).
+		const addedSince = isBaselinePoll ? state.since : state.serviceTime;
 		for (const orderId of watch.orderIds) {
-			if (!state.orders.has(orderId)) state.orders.set(orderId, newCursor('', 0, true));
+			const cursor = state.orders.get(orderId);
+			if (cursor === undefined) state.orders.set(orderId, newCursor('', 0, true, addedSince));
+			else {
+				cursor.watched = true;
+				delete cursor.carried;
+			}
 		}
 	}
 
@@ -343,7 +356,7 @@ export async function pollOrderEvents(
 	const started = await runChecks(session, candidates, config.concurrency, async ({ id, cursor }) => {
 		try {
 			const order = await fetchOrder.call(this, id, session);
-			items.push(...consumeEvents(state, config, cursor, order));
+			items.push(...consumeEvents(config, cursor, order));
 		} catch (error) {
 			const kind = failureKind(error);
 			if (kind === 'transient') {
@@ -371,6 +384,7 @@ export async function pollOrderEvents(
 	}
 	const swept = sweep.filter((entry) => started.has(entry.id));
 	if (swept.length > 0) state.sweepAfter = swept[swept.length - 1].id;
+	await recordPollTime.call(this, state, session);
 	items.sort(byOccurrence);
 	return { items };
 }

@@ -10,6 +10,8 @@ import { asNodeError, failureKind, fetchServiceTime, PollSession } from './pollS
 import { PollOverlapGuard } from './overlap';
 import type { TriggerState } from './state';
 import { commitState, loadState, recallBaseline, recordBaseline, recordFailedPoll } from './state';
+import { accountDigest } from './account';
+import { applyEdit, freshState } from './edits';
 
 /** Polls in a row that may fail for a transient reason before the failure is reported as an error. */
 export const TRANSIENT_FAILURES_BEFORE_ERROR = 3;
@@ -17,42 +19,24 @@ export const TRANSIENT_FAILURES_BEFORE_ERROR = 3;
 const KEPT_PLACE =
 	'The trigger keeps its place: nothing is lost, and it resumes from where it stopped once the request succeeds again.';
 
-/**
- * A new state for this configuration: the first activation, a change of what is watched, or a state n8n did not
- * keep. Events and job ends after `since` are new. Order cursors already held are kept as floors (a cursor never
- * moves back, so nothing is emitted twice), and so are finished jobs.
- */
-function baseline(
-	config: TriggerConfig,
-	key: string,
-	since: number,
-	serviceTime: number,
-	previous: TriggerState | undefined,
-): TriggerState {
-	const orders = config.event !== 'importJobFinished' && previous ? previous.orders : new Map();
-	for (const cursor of orders.values()) {
-		cursor.rebase = true;
-		cursor.needsDetail = false;
-		cursor.readFailed = false;
-		cursor.watched = false;
-	}
-	return {
-		config: key,
-		since,
-		serviceTime,
-		windowStart: 0,
-		sweepAfter: '',
-		orders,
-		finishedJobs: config.event === 'importJobFinished' && previous ? previous.finishedJobs : new Set(),
-		failedPolls: previous?.failedPolls ?? 0,
-	};
+/** Where this poll starts from, and what to write to n8n's log once its state is committed. */
+interface Start {
+	state: TriggerState;
+	/** The baseline was set by this very poll: nothing can have happened since. */
+	isBaselinePoll: boolean;
+	note?: string;
 }
 
+const at = (time: number) => new Date(time).toISOString();
+
 /**
- * The state this poll starts from. Without a stored state of this configuration, the baseline recorded in the
- * global static data tells a lost state (resume from that baseline: every event after it is still new, and none
- * of them can have been emitted, since emitting saves the state) from a first activation or a changed
- * configuration (a new baseline at the service's current time, recorded for the next polls).
+ * The state this poll starts from:
+ * - the stored state of this configuration and account;
+ * - of another account (the credential now has another key or base URL): afresh from the last poll;
+ * - of another configuration (an edit): carried over by applyEdit, what is newly watched from the last poll;
+ * - no stored state, but the node's baseline in the global static data: a state n8n did not keep (every event after
+ *   the baseline is still new; none can have been emitted, since emitting saves the state), whatever was edited since;
+ * - neither: the first activation, a new baseline at the service's current time.
  */
 async function startingState(
 	this: IPollFunctions,
@@ -60,23 +44,33 @@ async function startingState(
 	key: string,
 	stored: TriggerState | undefined,
 	session: PollSession,
-): Promise<{ state: TriggerState; isBaselinePoll: boolean }> {
-	if (stored !== undefined && stored.config === key) return { state: stored, isBaselinePoll: false };
+): Promise<Start> {
+	const account = await accountDigest.call(this);
+	if (stored !== undefined) {
+		if (stored.account !== '' && stored.account !== account) {
+			const state = freshState(key, stored.serviceTime, stored.serviceTime, account, stored.failedPolls);
+			const note = `Ollang Trigger: the credential now reaches another account (its API key or base URL changed); starting afresh for it from the last poll (${at(stored.serviceTime)}): its events after that are emitted, the cursors of the previous account are dropped`;
+			return { state, isBaselinePoll: false, note };
+		}
+		if (stored.config === key) return { state: { ...stored, account }, isBaselinePoll: false };
+		const state = applyEdit(stored, config, key);
+		state.account = account;
+		const note = `Ollang Trigger: configuration changed; what it still watches goes on from its cursors, what it newly watches starts from the last poll (${at(stored.serviceTime)})`;
+		return { state, isBaselinePoll: false, note };
+	}
 	const globalData = this.getWorkflowStaticData('global');
 	const nodeId = this.getNode().id;
-	const serviceTime = await fetchServiceTime.call(this, session);
-	const recorded = recallBaseline(globalData, nodeId, key);
+	const recorded = recallBaseline(globalData, nodeId);
 	if (recorded !== undefined) {
 		// n8n kept the activation's record but not the node's state (a restart before anything was emitted, for
 		// one). Logged, so a resumption can be traced in n8n's log.
-		this.logger.info(
-			`Ollang Trigger: no stored state of this configuration; resuming from the baseline recorded at activation (${new Date(recorded).toISOString()})`,
-		);
-		return { state: baseline(config, key, recorded, serviceTime, stored), isBaselinePoll: false };
+		const note = `Ollang Trigger: no stored state of this trigger; resuming from the baseline recorded at activation (${at(recorded.since)})`;
+		return { state: freshState(key, recorded.since, recorded.since, account), isBaselinePoll: false, note };
 	}
+	const serviceTime = await fetchServiceTime.call(this, session);
 	const since = config.emitExisting ? 0 : serviceTime;
 	recordBaseline(globalData, nodeId, key, since);
-	return { state: baseline(config, key, since, serviceTime, stored), isBaselinePoll: true };
+	return { state: freshState(key, since, serviceTime, account), isBaselinePoll: true };
 }
 
 function withKeptPlace(node: INode, error: unknown): NodeApiError | NodeOperationError {
@@ -123,10 +117,11 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	const overlap = new PollOverlapGuard(`${this.getWorkflow().id ?? ''}:${this.getNode().id}`, loaded.commits);
 	if (overlap.isSuperseded()) return standDown.call(this);
 
+	let start: Start;
 	let state: TriggerState;
 	let outcome: PollOutcome;
 	try {
-		const start = await startingState.call(this, config, key, stored, session);
+		start = await startingState.call(this, config, key, stored, session);
 		state = start.state;
 		const isBaselinePoll = start.isBaselinePoll;
 		outcome =
@@ -149,6 +144,7 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 	// Another poll committed meanwhile (overlapping polls on the same static data, or on copies of it): its result stands.
 	if (overlap.isSuperseded()) return standDown.call(this);
 	if (!commitState(staticData, state, loaded.commits)) return null;
+	if (start.note !== undefined) this.logger.info(start.note);
 	if (outcome.items.length > 0) overlap.recordEmission();
 	if (outcome.items.length === 0 && session.transientError && state.failedPolls >= TRANSIENT_FAILURES_BEFORE_ERROR) {
 		throw withKeptPlace(this.getNode(), session.transientError);

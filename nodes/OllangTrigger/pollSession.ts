@@ -51,6 +51,9 @@ export class PollSession {
 
 	transientError: Error | undefined;
 
+	/** The latest service time (Date header) of the answers this poll read: when it last checked anything. */
+	serviceTime: number | undefined;
+
 	constructor(ctx: IPollFunctions) {
 		const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : FALLBACK_BUDGET_MS;
 		const budgetMs = Number.isFinite(budget) && budget > 0 ? budget : FALLBACK_BUDGET_MS;
@@ -65,6 +68,11 @@ export class PollSession {
 
 	noteTransient(error: Error): void {
 		this.transientError ??= error;
+	}
+
+	noteAnswer(headers: Record<string, string>): void {
+		const time = parseHttpDate(headers.date);
+		if (time !== undefined) this.serviceTime = Math.max(this.serviceTime ?? time, time);
 	}
 }
 
@@ -86,6 +94,19 @@ export async function fetchServiceTime(this: IPollFunctions, session: PollSessio
 		retry: 'safe',
 		timeoutMs: session.requestTimeoutMs,
 	});
+	session.noteAnswer(response.headers);
 	// Without a Date header (a proxy that strips it), this machine's clock is the best estimate there is.
 	return parseHttpDate(response.headers.date) ?? Date.now();
+}
+
+/**
+ * Moves the state's `serviceTime` (the last poll, from which what an edit newly watches starts) to the last answer
+ * this poll read. A poll that read nothing asks the service for its time, unless it stopped early.
+ */
+export async function recordPollTime(this: IPollFunctions, state: { serviceTime: number }, session: PollSession): Promise<void> {
+	if (session.serviceTime === undefined && session.open) {
+		// Only the edit's starting point depends on it: a failure keeps the previous time, the poll goes on.
+		await fetchServiceTime.call(this, session).catch(() => undefined);
+	}
+	if (session.serviceTime !== undefined) state.serviceTime = Math.max(state.serviceTime, session.serviceTime);
 }

@@ -22,6 +22,19 @@ export interface OrderCursor {
 	readFailed: boolean;
 	/** QC Evaluation Finished: the id of the finished evaluation last consumed ('' for none). */
 	evaluation: string;
+	/**
+	 * Events of this order at or before it are history (while `rebase`), and so are QC evaluations requested at or
+	 * before it: the baseline, or the last poll before the order became watched by an edit.
+	 */
+	since: number;
+	/**
+	 * Delivery event types that became watched on this order by an edit, each with the last poll before the edit:
+	 * events of such a type after that time are new, also those already counted in `consumed` (consumed while the
+	 * type was not watched). Cleared by the next detail read.
+	 */
+	horizons: Record<string, number>;
+	/** Within the poll that applies an edit only (never stored): watched by the configuration before the edit. */
+	carried?: boolean;
 }
 
 export interface TriggerState {
@@ -38,6 +51,16 @@ export interface TriggerState {
 	orders: Map<string, OrderCursor>;
 	/** Watched jobs that reached their end (emitted, or skipped as history or unwanted). */
 	finishedJobs: Set<string>;
+	/**
+	 * Watched jobs not finished yet, each with the service time after which its end is new: the baseline, or the
+	 * last poll before the job was added to the watched ones.
+	 */
+	jobsSince: Map<string, number>;
+	/**
+	 * Which account the cursors belong to: a one-way digest of the credential's base URL and key (see account.ts),
+	 * '' when not known yet. Another account starts afresh.
+	 */
+	account: string;
 	/** Polls in a row that failed for a transient reason. */
 	failedPolls: number;
 }
@@ -50,8 +73,21 @@ const REBASE = 2;
 const WATCHED = 4;
 const READ_FAILED = 8;
 
-/** The evaluation id is left out when empty (and states stored before it existed have four entries). */
-type StoredCursor = [consumed: number, fingerprint: string, createdAt: number, flags: number, evaluation?: string];
+/** Per-cursor times, left out when the cursor's `since` is the state's and it has no horizons. */
+interface StoredTimes {
+	s?: number;
+	h?: Record<string, number>;
+}
+
+/** The evaluation id is left out when empty and nothing follows (states stored before it existed have four entries). */
+type StoredCursor = [
+	consumed: number,
+	fingerprint: string,
+	createdAt: number,
+	flags: number,
+	evaluation?: string,
+	times?: StoredTimes,
+];
 
 interface StoredState {
 	layout: number;
@@ -62,6 +98,8 @@ interface StoredState {
 	sweepAfter: string;
 	orders: Record<string, StoredCursor>;
 	finishedJobs: string[];
+	jobsSince?: Record<string, number>;
+	account?: string;
 	failedPolls: number;
 	/** Incremented by every commit: a poll whose snapshot is no longer current does not commit. */
 	commits: number;
@@ -73,10 +111,20 @@ export interface LoadedState {
 	commits: number;
 }
 
+function isStoredTimes(value: unknown): value is StoredTimes {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+	const { s, h } = value as StoredTimes;
+	if (s !== undefined && typeof s !== 'number') return false;
+	return h === undefined || (typeof h === 'object' && Object.values(h).every((time) => typeof time === 'number'));
+}
+
 function isStoredCursor(value: unknown): value is StoredCursor {
 	return (
 		Array.isArray(value) &&
-		(value.length === 4 || (value.length === 5 && typeof value[4] === 'string')) &&
+		value.length >= 4 &&
+		value.length <= 6 &&
+		(value.length < 5 || typeof value[4] === 'string') &&
+		(value.length < 6 || isStoredTimes(value[5])) &&
 		typeof value[0] === 'number' &&
 		typeof value[1] === 'string' &&
 		typeof value[2] === 'number' &&
@@ -84,9 +132,14 @@ function isStoredCursor(value: unknown): value is StoredCursor {
 	);
 }
 
-function decodeCursor([consumed, fingerprint, createdAt, flags, evaluation]: StoredCursor): OrderCursor {
+function decodeCursor(
+	[consumed, fingerprint, createdAt, flags, evaluation, times]: StoredCursor,
+	stateSince: number,
+): OrderCursor {
 	return {
 		evaluation: evaluation ?? '',
+		since: times?.s ?? stateSince,
+		horizons: { ...(times?.h ?? {}) },
 		consumed,
 		fingerprint,
 		createdAt,
@@ -97,14 +150,19 @@ function decodeCursor([consumed, fingerprint, createdAt, flags, evaluation]: Sto
 	};
 }
 
-function encodeCursor(cursor: OrderCursor): StoredCursor {
+function encodeCursor(cursor: OrderCursor, stateSince: number): StoredCursor {
 	const flags =
 		(cursor.needsDetail ? NEEDS_DETAIL : 0) |
 		(cursor.rebase ? REBASE : 0) |
 		(cursor.watched ? WATCHED : 0) |
 		(cursor.readFailed ? READ_FAILED : 0);
 	const stored: StoredCursor = [cursor.consumed, cursor.fingerprint, cursor.createdAt, flags];
-	if (cursor.evaluation !== '') stored.push(cursor.evaluation);
+	const times: StoredTimes = {};
+	if (cursor.since !== stateSince) times.s = cursor.since;
+	if (Object.keys(cursor.horizons).length > 0) times.h = { ...cursor.horizons };
+	const hasTimes = times.s !== undefined || times.h !== undefined;
+	if (cursor.evaluation !== '' || hasTimes) stored.push(cursor.evaluation);
+	if (hasTimes) stored.push(times);
 	return stored;
 }
 
@@ -115,11 +173,16 @@ export function loadState(staticData: IDataObject): LoadedState {
 	if (stored.layout !== LAYOUT || typeof stored.config !== 'string' || typeof stored.since !== 'number') {
 		return { state: undefined, commits };
 	}
+	const since = stored.since;
 	const orders = new Map<string, OrderCursor>();
 	for (const [orderId, cursor] of Object.entries(stored.orders ?? {})) {
-		if (isStoredCursor(cursor)) orders.set(orderId, decodeCursor(cursor));
+		if (isStoredCursor(cursor)) orders.set(orderId, decodeCursor(cursor, since));
 	}
 	const finishedJobs = Array.isArray(stored.finishedJobs) ? stored.finishedJobs.map(String) : [];
+	const jobsSince = new Map<string, number>();
+	for (const [jobId, time] of Object.entries(stored.jobsSince ?? {})) {
+		if (typeof time === 'number') jobsSince.set(jobId, time);
+	}
 	return {
 		commits,
 		state: {
@@ -130,6 +193,8 @@ export function loadState(staticData: IDataObject): LoadedState {
 			sweepAfter: typeof stored.sweepAfter === 'string' ? stored.sweepAfter : '',
 			orders,
 			finishedJobs: new Set(finishedJobs),
+			jobsSince,
+			account: typeof stored.account === 'string' ? stored.account : '',
 			failedPolls: typeof stored.failedPolls === 'number' ? stored.failedPolls : 0,
 		},
 	};
@@ -143,7 +208,7 @@ export function commitState(staticData: IDataObject, state: TriggerState, loaded
 	const current = typeof staticData.commits === 'number' ? staticData.commits : 0;
 	if (current !== loadedCommits) return false;
 	const orders: Record<string, StoredCursor> = {};
-	for (const [orderId, cursor] of state.orders) orders[orderId] = encodeCursor(cursor);
+	for (const [orderId, cursor] of state.orders) orders[orderId] = encodeCursor(cursor, state.since);
 	const stored: StoredState = {
 		layout: LAYOUT,
 		config: state.config,
@@ -153,6 +218,8 @@ export function commitState(staticData: IDataObject, state: TriggerState, loaded
 		sweepAfter: state.sweepAfter,
 		orders,
 		finishedJobs: [...state.finishedJobs],
+		jobsSince: Object.fromEntries(state.jobsSince),
+		account: state.account,
 		failedPolls: state.failedPolls,
 		commits: current + 1,
 	};
@@ -174,14 +241,16 @@ export function recordFailedPoll(staticData: IDataObject, loadedCommits: number)
 }
 
 /**
- * A copy of the baseline kept in the workflow's global static data, per trigger node. n8n may not persist the
- * node's own state after a poll that emitted nothing: with durable poll cursors the activation poll's state is
- * never committed, and on the in-memory scheduler a stop loses every change since the last save. n8n does save
- * the global static data when it activates a workflow (after the activation poll) and whenever a poll emits, so
- * a poll that finds its node state missing, or of another configuration, can still tell "first activation"
- * (no record: start from now) from "state lost" (record of this configuration: resume from its baseline).
+ * The first baseline of a trigger node, kept in the workflow's global static data. n8n may not persist the node's
+ * own state after a poll that emitted nothing: with durable poll cursors the activation poll's state is never
+ * committed, and on the in-memory scheduler a stop loses every change since the last save. n8n does save the global
+ * static data when it activates a workflow (after the activation poll) and whenever a poll emits, so a poll that
+ * finds no node state can still tell "first activation" (no record: start from now) from "state lost" (a record:
+ * resume from its baseline; a later configuration of the node resumes from it too, since no poll after it kept
+ * anything). It is written once and kept across edits.
  */
 export interface BaselineRecord {
+	/** configKey() of the configuration activated first. */
 	config: string;
 	since: number;
 }
@@ -189,17 +258,17 @@ export interface BaselineRecord {
 /** One key per node, replaced whole: n8n notices a change of static data only at the first level of a bucket. */
 const baselineKey = (nodeId: string) => `ollangTriggerBaseline:${nodeId}`;
 
-/** The baseline recorded for this node and configuration, if any. */
-export function recallBaseline(globalData: IDataObject, nodeId: string, config: string): number | undefined {
+/** The baseline recorded for this node (of whichever configuration), if any. */
+export function recallBaseline(globalData: IDataObject, nodeId: string): BaselineRecord | undefined {
 	const record = globalData[baselineKey(nodeId)] as Partial<BaselineRecord> | undefined;
 	if (typeof record !== 'object' || record === null) return undefined;
-	if (record.config !== config || typeof record.since !== 'number') return undefined;
-	return record.since;
+	if (typeof record.config !== 'string' || typeof record.since !== 'number') return undefined;
+	return { config: record.config, since: record.since };
 }
 
-/** Records a new baseline (replacing the one of any earlier configuration of this node). */
+/** Records the node's first baseline; a record already there stays. */
 export function recordBaseline(globalData: IDataObject, nodeId: string, config: string, since: number): void {
-	if (recallBaseline(globalData, nodeId, config) === since) return;
+	if (recallBaseline(globalData, nodeId) !== undefined) return;
 	const record: BaselineRecord = { config, since };
 	globalData[baselineKey(nodeId)] = record as unknown as IDataObject;
 }

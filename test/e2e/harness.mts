@@ -79,6 +79,44 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 	}
 }
 
+/** n8n's two ways of keeping a poll trigger's state. */
+export type PersistenceMode = 'default' | 'durable';
+
+/** The settings of each mode: what n8n 2.40 needs for durable poll cursors (without them it logs a warning and stays in the default mode). */
+export const PERSISTENCE_ENV: Record<PersistenceMode, Record<string, string>> = {
+	default: {},
+	durable: {
+		N8N_SCHEDULER_ENABLED: 'true',
+		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	},
+};
+
+/** What a trigger emitted (each item's id, once per emission) against the ids it had to emit. */
+export interface Tally {
+	expected: number;
+	/** Distinct ids emitted. */
+	emitted: number;
+	missed: string[];
+	/** Emitted more than once: `id xN`. */
+	duplicated: string[];
+	/** Emitted though not expected. */
+	unexpected: string[];
+}
+
+export function tally(expected: string[], emitted: string[]): Tally {
+	const counts = new Map<string, number>();
+	for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
+	return {
+		expected: expected.length,
+		emitted: counts.size,
+		missed: expected.filter((id) => !counts.has(id)),
+		duplicated: [...counts].filter(([, count]) => count > 1).map(([id, count]) => `${id} x${count}`),
+		unexpected: [...counts.keys()].filter((id) => !expected.includes(id)),
+	};
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The sandbox
 

@@ -11,21 +11,10 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { N8N_VERSION, readExecutions, readWorkflowStaticData, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
-import { N8nUserFolder, pollTriggerWorkflow, SandboxClient, testCredentials, triggerItems, waitFor } from './harness.mts';
+import { N8nUserFolder, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tally, testCredentials, type PersistenceMode, triggerItems, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
-type Mode = 'default' | 'durable';
-
-const MODES: Record<Mode, Record<string, string>> = {
-	default: {},
-	// What n8n 2.40 needs for durable poll cursors (it logs a warning and stays in the default mode otherwise).
-	durable: {
-		N8N_SCHEDULER_ENABLED: 'true',
-		N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-		N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-		N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-	},
-};
+type Mode = PersistenceMode;
 const SEEDS: Record<Mode, number> = { default: 101, durable: 202 };
 /** Starts of n8n after the first, each ended by a stop (the last one runs until everything is counted). */
 const CYCLES = 5;
@@ -45,24 +34,6 @@ function seededRandom(seed: number) {
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 	return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
-}
-
-interface Tally {
-	expected: number;
-	emitted: number;
-	missed: string[];
-	duplicated: string[];
-}
-
-function tally(expected: string[], emitted: string[]): Tally {
-	const counts = new Map<string, number>();
-	for (const id of emitted) counts.set(id, (counts.get(id) ?? 0) + 1);
-	return {
-		expected: expected.length,
-		emitted: counts.size,
-		missed: expected.filter((id) => !counts.has(id)),
-		duplicated: [...counts].filter(([id, count]) => count > 1 || !expected.includes(id)).map(([id, count]) => `${id} x${count}`),
-	};
 }
 
 async function runMode(mode: Mode) {
@@ -113,7 +84,7 @@ async function runMode(mode: Mode) {
 			// recovering an execution cut by SIGKILL; its next start marks that execution crashed and goes on.)
 			for (let attempt = 1; ; attempt++) {
 				try {
-					server = await n8n.start(MODES[mode]);
+					server = await n8n.start(PERSISTENCE_ENV[mode]);
 					return;
 				} catch (error) {
 					const message = (error as Error).message;
@@ -235,7 +206,7 @@ async function runMode(mode: Mode) {
 			events: tally(expected.events, await emitted(orders.id, ORDERS_NODE, 'eventId')),
 			jobs: tally(expected.jobs, await emitted(jobs.id, JOBS_NODE, 'jobId')),
 		};
-		const traced = [...counted.events.duplicated, ...counted.jobs.duplicated].map((entry) => {
+		const traced = [...counted.events.duplicated, ...counted.events.unexpected, ...counted.jobs.duplicated, ...counted.jobs.unexpected].map((entry) => {
 			const id = entry.split(' ')[0];
 			return `${entry}: ${(carriers.get(id) ?? []).join('; ')}`;
 		});
@@ -273,14 +244,15 @@ describe('the Ollang Trigger across n8n restarts (SIGTERM, SIGKILL, mid-poll)', 
 			const line =
 				`restarts e2e (n8n ${N8N_VERSION}, ${mode} persistence, seed ${SEEDS[mode]}): stops SIGTERM ${stops.SIGTERM}, SIGKILL ${stops.SIGKILL} ` +
 				`(mid-poll ${stops.midPoll}), starts repeated after n8n exited while starting ${stops.failedStarts}; delivery events expected ${counted.events.expected}, emitted ${counted.events.emitted}, ` +
-				`missed ${counted.events.missed.length}, duplicated ${counted.events.duplicated.length}; import jobs expected ` +
-				`${counted.jobs.expected}, emitted ${counted.jobs.emitted}, missed ${counted.jobs.missed.length}, duplicated ${counted.jobs.duplicated.length}; ` +
+				`missed ${counted.events.missed.length}, duplicated ${counted.events.duplicated.length}, unexpected ${counted.events.unexpected.length}; import jobs expected ` +
+				`${counted.jobs.expected}, emitted ${counted.jobs.emitted}, missed ${counted.jobs.missed.length}, duplicated ${counted.jobs.duplicated.length}, unexpected ${counted.jobs.unexpected.length}; ` +
 				`overlapping polls stood down ${standDowns}` +
 				(traced.length > 0 ? `\n  repeats: ${traced.join('\n  ')}` : '');
 			outcomes.push(line);
 			console.log(line);
 			assert.deepEqual({ events: counted.events.missed, jobs: counted.jobs.missed }, { events: [], jobs: [] }, 'missed');
 			assert.deepEqual({ events: counted.events.duplicated, jobs: counted.jobs.duplicated }, { events: [], jobs: [] }, 'duplicated');
+			assert.deepEqual({ events: counted.events.unexpected, jobs: counted.jobs.unexpected }, { events: [], jobs: [] }, 'unexpected');
 			assert.ok(counted.events.expected >= 10, `only ${counted.events.expected} events happened`);
 			assert.ok(counted.jobs.expected >= 4, `only ${counted.jobs.expected} jobs ended`);
 			assert.ok(stops.SIGTERM >= 1 && stops.SIGKILL >= 2 && stops.midPoll >= 1, JSON.stringify(stops));

@@ -5,9 +5,10 @@
 // - 'default' (in-memory scheduler, durable cursors off): 'trigger' polls run through n8n-core's
 //   PollTriggerExecutor on one long-lived active Workflow, so the node's static-data bucket lives on from poll to
 //   poll in memory. n8n writes the workflow's static data to the database when a poll emits items (__emit saves
-//   it, then creates the execution), at the end of an activation (ActiveWorkflowManager.add saves it after the
-//   activation poll), and when the workflow is deactivated. A poll that returns null changes memory only: a restart
-//   loses it. Every start of n8n activates again ('init'), and the activation poll runs at once.
+//   it, then creates the execution) and at the end of an activation (ActiveWorkflowManager.add saves it after the
+//   activation poll). A poll that returns null changes memory only: a restart loses it, and so does publishing an
+//   edit (WorkflowService.activateWorkflow: ActiveWorkflowManager.remove saves nothing, then add builds the
+//   workflow from the database). Every start of n8n activates again ('init'), and the activation poll runs at once.
 // - 'durable' (N8N_POLLER_DURABLE_CURSORS_ENABLED with the durable scheduler): each poll runs on a staged copy of a
 //   cursor row (seeded once from the node's static data). A poll that emits commits the staged cursor with its
 //   execution; a scheduled poll that returns null commits it alone; the activation poll (a "testing trigger")
@@ -85,7 +86,7 @@ export interface PollRunner {
 	readonly savedStaticData: IDataObject;
 	/** Polls that emitted items in trigger mode, oldest first (each one started a workflow execution in n8n). */
 	readonly emissions: INodeExecutionData[][][];
-	/** Saving changed parameters re-activates the workflow: static data is saved, the next trigger poll activates. */
+	/** Publishing changed parameters re-activates the workflow from the database (memory-only state is lost); the next trigger poll activates. */
 	setParameters(parameters: INodeParameters): void;
 	setMode(mode: PollMode): void;
 	/**
@@ -98,6 +99,14 @@ export interface PollRunner {
 	 * reads the credential from the database whenever it is used.
 	 */
 	setCredentials(data: { baseUrl: string; apiKey: string } & ICredentialDataDecryptedObject): Promise<void>;
+	/**
+	 * Where each trigger-mode poll's state came from, as n8n persisted it: `parents[n]` is the number (1-based) of
+	 * the poll whose state poll n started from (0: none kept, the node's first baseline). Polls whose state n8n
+	 * lost do not appear in the chain that leads to `keptPoll()`.
+	 */
+	readonly parents: number[];
+	/** The number of the poll whose state the next trigger-mode poll starts from (0: none kept yet). */
+	keptPoll(): number;
 }
 
 /** What one poll handed to n8n: the items it emitted, or the error it reported. */
@@ -110,6 +119,8 @@ interface Activation {
 	workflow: Workflow;
 	execute: (run: PollRun, testingTrigger?: boolean) => Promise<void>;
 	activated: boolean;
+	/** The poll whose state the activation's memory holds ('default'). */
+	memoryPoll: number;
 }
 
 /** Each runner is its own workflow, as each workflow in n8n has its own id. */
@@ -141,6 +152,12 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 	let activation: Activation | undefined;
 	let nextActivationMode: WorkflowActivateMode = 'activate';
 	const emissions: INodeExecutionData[][][] = [];
+	// The lineage of the node's state: which poll's state is in memory, saved, or in the cursor row.
+	const parents: number[] = [0];
+	let savedPoll = 0;
+	let rowPoll = 0;
+	/** 'default': the number of the poll running (polls of one node do not overlap there). */
+	let defaultPollNumber = 0;
 
 	function buildWorkflow(staticData: IDataObject, active: boolean): Workflow {
 		return new Workflow({
@@ -166,6 +183,7 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		delete copy.__dataChanged;
 		saved = copy;
 		workflow.staticData.__dataChanged = false;
+		if (activation?.workflow === workflow) savedPoll = activation.memoryPoll;
 	}
 
 	function activate(): Activation {
@@ -180,11 +198,12 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		 * for the whole activation.
 		 */
 		const createExecute = (target: () => PollRun) => {
-			let staged: { snapshot: IDataObject; seed: IDataObject } | undefined;
+			let staged: { snapshot: IDataObject; seed: IDataObject; poll: number } | undefined;
 			const takeStagedCursor = (): IDataObject | null => {
 				if (staged === undefined || isDeepStrictEqual(staged.snapshot, staged.seed)) return null;
 				const cursor = deepCopy(staged.snapshot);
 				staged.seed = cursor;
+				rowPoll = staged.poll;
 				return cursor;
 			};
 			const context = new PollContext(
@@ -195,6 +214,8 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 				activationMode,
 				(data) => {
 					const cursor = durable ? takeStagedCursor() : null;
+					// 'default': the emitting poll has committed its state to memory, which n8n saves now.
+					if (!durable && activation?.workflow === workflow) activation.memoryPoll = defaultPollNumber;
 					saveStaticData(workflow);
 					// The execution and the cursor are committed in one transaction; n8n writes the cursor as given.
 					if (cursor !== null) cursorRow = cursor;
@@ -212,7 +233,9 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 				durable
 					? async (poll) => {
 							cursorRow ??= deepCopy(workflow.getStaticData('node', workflowNode));
-							staged = { snapshot: deepCopy(cursorRow), seed: cursorRow };
+							const number = parents.length;
+							parents.push(rowPoll);
+							staged = { snapshot: deepCopy(cursorRow), seed: cursorRow, poll: number };
 							try {
 								return await poll();
 							} finally {
@@ -241,7 +264,7 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		};
 		// The durable scheduler runs no activation poll for a poll job it already holds (n8n starting again).
 		const activated = durable && activationMode === 'init';
-		return { workflow, execute, activated };
+		return { workflow, execute, activated, memoryPoll: savedPoll };
 	}
 
 	async function pollTrigger(): Promise<PollResult> {
@@ -251,7 +274,18 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 		// n8n polls once while activating (an error then fails the activation), then on its schedule.
 		const isActivationPoll = !current.activated;
 		current.activated = true;
+		const number = parents.length;
+		if (persistence === 'default') {
+			parents.push(current.memoryPoll);
+			defaultPollNumber = number;
+		}
+		const before = persistence === 'default' ? JSON.stringify(current.workflow.getStaticData('node', node)) : '';
 		await current.execute(run, isActivationPoll);
+		// The node commits its state in one step at the end of the poll: until then memory holds the previous one. A
+		// poll that changed nothing (it stood down) leaves the previous one.
+		if (persistence === 'default' && JSON.stringify(current.workflow.getStaticData('node', node)) !== before) {
+			current.memoryPoll = number;
+		}
 		// ActiveWorkflowManager.add saves the static data once the activation (and its poll) succeeded.
 		if (isActivationPoll && !run.error) saveStaticData(current.workflow);
 		return settle(run);
@@ -302,9 +336,14 @@ export function createPollRunner(options: PollRunnerOptions): PollRunner {
 			return deepCopy(persistence === 'durable' ? (cursorRow ?? {}) : (saved[nodeKey] as IDataObject));
 		},
 		emissions,
+		parents,
+		keptPoll() {
+			if (persistence === 'durable') return rowPoll;
+			return activation ? activation.memoryPoll : savedPoll;
+		},
 		setParameters(parameters) {
-			// Saving an active workflow deactivates it (static data saved) and activates the new version.
-			if (activation) saveStaticData(activation.workflow);
+			// Publishing an edit removes the active workflow without saving its static data (n8n 2.40's
+			// ActiveWorkflowManager.remove) and activates the new version from the database.
 			activation = undefined;
 			node.parameters = parameters;
 			nextActivationMode = 'update';

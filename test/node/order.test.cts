@@ -591,6 +591,11 @@ describe('Order > Run QC Evaluation', () => {
 		['https://localhost:5678/webhook/qc', /^Invalid Callback URL \(item 0\): "localhost" is a local or private address/],
 		['https://192.168.1.20/qc', /^Invalid Callback URL \(item 0\): "192\.168\.1\.20" is a local or private address/],
 		['https://[::1]/qc', /^Invalid Callback URL \(item 0\): "\[::1\]" is a local or private address/],
+		// IPv6 forms that reach a private IPv4 address; the URL parser rewrites them in hex (::ffff:7f00:1).
+		['https://[::ffff:127.0.0.1]/qc', /^Invalid Callback URL \(item 0\): "\[::ffff:7f00:1\]" is a local or private address/],
+		['https://[::ffff:0:10.1.2.3]/qc', /^Invalid Callback URL \(item 0\): "\[::ffff:0:a01:203\]" is a local or private address/],
+		['https://[64:ff9b::192.168.0.1]/qc', /^Invalid Callback URL \(item 0\): "\[64:ff9b::c0a8:1\]" is a local or private address/],
+		['https://[::127.0.0.1]/qc', /^Invalid Callback URL \(item 0\): "\[::7f00:1\]" is a local or private address/],
 		['not a url', /^Invalid Callback URL \(item 0\): "not a url" is not a valid URL/],
 	])('refuses the callback URL %s before anything is sent', async (callbackUrl, message) => {
 		const error = failure(await run(sandbox(), qc(sandbox().fixtures.orders.completedLevel0, { options: { callbackUrl } })));

@@ -208,8 +208,10 @@ describe('poll budget and repeated polls', () => {
 			serviceTime: 1,
 			windowStart: 0,
 			sweepAfter: '',
-			orders: new Map([['a', { consumed: 2, fingerprint: 'delivered/0', createdAt: 1, needsDetail: false, rebase: false, watched: true, readFailed: false, evaluation: '' }]]),
+			orders: new Map([['a', { consumed: 2, fingerprint: 'delivered/0', createdAt: 1, needsDetail: false, rebase: false, watched: true, readFailed: false, evaluation: '', since: 1, horizons: {} }]]),
 			finishedJobs: new Set<string>(),
+			jobsSince: new Map<string, number>(),
+			account: '',
 			failedPolls: 0,
 		};
 		const pollA = loadState(staticData);

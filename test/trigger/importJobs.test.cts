@@ -90,21 +90,26 @@ it('with "Wait for Vectorization", a job counts once vectorization has completed
 	expect(await runner.poll()).toBeNull();
 });
 
-it('adding a job id resets nothing (a job that ended after activation is emitted), removing one forgets it', async () => {
+it('a job id added later is watched from the last poll: a job that ended before it is history, one ending after it is emitted', async () => {
 	const watched = await startImport(sandbox(), memoryId, 5);
 	const runner = triggerRunner(sandbox(), jobParameters(watched));
 	await runner.poll();
 	const since = runner.staticData.since;
-	const added = await startImport(sandbox(), memoryId, 5);
+	const endedBefore = await startImport(sandbox(), memoryId, 5);
 	sandbox().clock.advance(3);
 	expect(jobIdsOf(itemsOf(await runner.poll()))).toEqual([watched]);
-	// The id of a job that already ended is added afterwards, as a workflow storing job ids would do.
-	runner.setParameters(jobParameters([watched, added]));
-	expect(jobIdsOf(itemsOf(await runner.poll()))).toEqual([added]);
+	// Ended after the last poll, before its id was added (as a workflow storing job ids would add it).
+	const endedBetween = await startImport(sandbox(), memoryId, 5);
+	sandbox().clock.advance(3);
+	runner.setParameters(jobParameters([watched, endedBefore, endedBetween]));
+	expect(jobIdsOf(itemsOf(await runner.poll()))).toEqual([endedBetween]);
 	expect(runner.staticData.since).toBe(since);
-	runner.setParameters(jobParameters([added]));
+	runner.setParameters(jobParameters([endedBetween]));
 	expect(await runner.poll()).toBeNull();
-	expect(runner.staticData.finishedJobs).toEqual([added]);
+	// Removed ones are remembered (a while), so one given again is not emitted again.
+	runner.setParameters(jobParameters([endedBetween, watched]));
+	expect(await runner.poll()).toBeNull();
+	expect([...(runner.staticData.finishedJobs as string[])].sort()).toEqual([watched, endedBefore, endedBetween].sort());
 });
 
 it('an unknown job id is a clear error naming it; a malformed entry is refused before anything is sent', async () => {

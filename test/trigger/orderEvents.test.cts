@@ -169,7 +169,7 @@ describe('what is watched', () => {
 		);
 	});
 
-	it('Specific Orders: only the given ids; adding one resets nothing, removing one drops its cursor', async () => {
+	it('Specific Orders: only the given ids; an added one is watched from the last poll, a removed one drops its cursor', async () => {
 		const [first, second, third] = sandbox().simulate.createOrders(3, { level: 1, type: 'document' });
 		sandbox().clock.advance(1);
 		const runner = triggerRunner(sandbox(), orderEventParameters({ watch: 'orderIds', orderIds: `${first.id}, ${second.id}` }));
@@ -186,7 +186,11 @@ describe('what is watched', () => {
 		ledger.record(itemsOf(await runner.poll()));
 		expect(baselineOf(runner)).toBe(since);
 		expect(Object.keys(runner.staticData.orders as IDataObject).sort()).toEqual([first.id, third.id].sort());
-		const expected = expectedEvents(sandbox(), since, ALL_EVENT_TYPES, (order) => order.id === first.id || order.id === third.id);
+		const expected = expectedEvents(sandbox(), since, ALL_EVENT_TYPES, (order) => order.id === first.id);
+		// The added order's events count from the last poll before it was added (its first one is history).
+		const added = expectedEvents(sandbox(), switchedAt, ALL_EVENT_TYPES, (order) => order.id === third.id);
+		expect(third.deliveryEvents.length).toBeGreaterThan(added.size);
+		for (const [eventId, event] of added) expected.set(eventId, event);
 		// The removed order's events count up to its removal.
 		for (const [eventId, event] of expectedEvents(sandbox(), since, ALL_EVENT_TYPES, (order) => order.id === second.id)) {
 			if (Date.parse(event.occurredAt) <= switchedAt) expected.set(eventId, event);
@@ -294,13 +298,13 @@ describe('state', () => {
 		expect(baselineOf(runner)).toBe(since);
 	});
 
-	it('changing what is watched resets the baseline on purpose; re-activating unchanged keeps every cursor', async () => {
+	it('an edit of the event types: the kept type goes on, the added one starts from the last poll; re-activating unchanged keeps every cursor', async () => {
 		const runner = triggerRunner(sandbox(), orderEventParameters({ eventTypes: ['ai_delivered'] }));
 		await runner.poll();
 		const ledger = new EventLedger(sandbox());
 		// Level 1 document: ai_delivered at 11 min, translator_delivered 136, lsp_approved 166, order_delivered 181.
 		const orders = sandbox().simulate.createOrders(2, { level: 1, type: 'document' });
-		sandbox().clock.advance(30);
+		sandbox().clock.advance(5);
 		ledger.record(itemsOf(await runner.poll()));
 		const since = baselineOf(runner);
 
@@ -315,17 +319,30 @@ describe('state', () => {
 			expect(cursorsAfter[orderId][0]).toBeGreaterThanOrEqual(cursor[0]);
 		}
 
-		// translator_delivered happens before the change of event types: history for the new configuration.
-		sandbox().clock.advance(130);
-		runner.setParameters(orderEventParameters({ eventTypes: ALL_EVENT_TYPES }));
+		// ai_delivered (watched before and after) and translator_delivered (added) happen after the last poll and
+		// before the edit's first poll: both come out once. lsp_approved happens after the edit.
+		sandbox().clock.advance(140);
+		runner.setParameters(orderEventParameters({ eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved'] }));
 		ledger.record(itemsOf(await runner.poll()));
-		expect(baselineOf(runner)).toBeGreaterThan(since);
 		sandbox().clock.advance(60);
 		ledger.record(itemsOf(await runner.poll()));
 		for (const order of orders) {
 			const emitted = [...ledger.emitted.values()].filter((item) => item.orderId === order.id).map((item) => item.type);
-			expect(emitted).toEqual(['ai_delivered', 'lsp_approved', 'order_delivered']);
+			expect(emitted).toEqual(['ai_delivered', 'translator_delivered', 'lsp_approved']);
 		}
+
+		// order_delivered (at 181 min) was before the last poll: history for the type added now. A re-delivery
+		// after that poll is not.
+		runner.setParameters(orderEventParameters({ eventTypes: ALL_EVENT_TYPES }));
+		sandbox().clock.advance(10);
+		const redelivered = sandbox().simulate.appendDeliveryEvent(orders[0].id, 'order_delivered');
+		const ours = new Set(orders.map((order) => order.id));
+		const items: IDataObject[] = [];
+		// Clock still: the background checks reach every watched order within these polls.
+		for (let round = backgroundRounds(runner, 10) + 1; round >= 0; round--) {
+			items.push(...itemsOf(await runner.poll()).filter((item) => ours.has(String(item.orderId))));
+		}
+		expect(items.map((item) => [item.orderId, item.type, item.occurredAt])).toEqual([[orders[0].id, 'order_delivered', redelivered.occurredAt]]);
 	});
 });
 

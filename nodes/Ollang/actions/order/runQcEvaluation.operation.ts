@@ -80,6 +80,17 @@ export const description = forOperation('order', 'runQcEvaluation', properties);
 
 export const kind: OperationKind = 'write';
 
+/**
+ * The IPv4 address inside an IPv6 form that reaches it (mapped ::ffff:, translated ::ffff:0:, NAT64 64:ff9b::), in
+ * dotted form; the URL parser writes its last 32 bits as two hex groups (`[::ffff:127.0.0.1]` becomes `::ffff:7f00:1`).
+ */
+function embeddedV4(host: string): string | undefined {
+	const groups = /^(?:::ffff:|::ffff:0:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+	if (!groups) return undefined;
+	const [high, low] = [parseInt(groups[1], 16), parseInt(groups[2], 16)];
+	return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
 /** Loopback, private, link-local, unique-local and unspecified addresses, and local host names. */
 function isPrivateHost(hostname: string): boolean {
 	const host = hostname
@@ -88,8 +99,7 @@ function isPrivateHost(hostname: string): boolean {
 		.replace(/\.$/, '');
 	if (host === '' || host === 'localhost') return true;
 	if (['.localhost', '.local', '.internal'].some((suffix) => host.endsWith(suffix))) return true;
-	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(mapped ? mapped[1] : host);
+	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(embeddedV4(host) ?? host);
 	if (v4) {
 		const [a, b] = [Number(v4[1]), Number(v4[2])];
 		return (
@@ -102,7 +112,7 @@ function isPrivateHost(hostname: string): boolean {
 			(a === 100 && b >= 64 && b <= 127)
 		);
 	}
-	if (host.includes(':')) return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
+	if (host.includes(':')) return /^::[0-9a-f:]*$/.test(host) || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
 	return false;
 }
 
