@@ -14,6 +14,14 @@ const ratio = (value) => (Number.isFinite(value) ? `${value >= 10 ? value.toFixe
 /** n8n's CPU time per request of a side (undefined for sides without n8n). */
 const cpuPerRequest = (figures) => (Number.isFinite(figures.cpuMs) ? `${(figures.cpuMs / figures.requests).toFixed(2)} ms` : 'no n8n');
 const mib = (kib) => (Number.isFinite(kib) ? `${(kib / 1024).toFixed(1)} MiB` : 'n/a');
+/** n8n's CPU time per request of a side, in ms (NaN for sides without n8n). */
+const cpuMsPerRequest = (figures) => figures.cpuMs / figures.requests;
+/**
+ * Where n8n's time per request went, from the CPU profile of R10 (bench/README.md, 2026-11-25, taken after the
+ * credential's authenticate became a function): a profile is not part of a plain run, so this is stated with its date.
+ */
+const R10_PROFILE =
+	"From the CPU profile of R10 (bench/README.md, 2026-11-25, after the credential change): what is left per request is n8n's, not the node's: n8n's HTTP client opening a connection for every request (its request helper keeps none alive), garbage collection of the pages' items, and n8n's own SQLite writes during the run (about 3 of 6.4 ms per Order > Get item); the node's own code was 8-13% of the samples, the credential's authenticate about 0-1%.";
 const verdict = (met) => (met === undefined ? 'n/a' : met ? '**met**' : '**missed**');
 
 function table(header, rows) {
@@ -107,14 +115,14 @@ function consumptionSection(result, context) {
 			goal: `Return All within 1.3x the Code-node peer (n8n's request helper, ${concurrency} pages at a time)`,
 			figure: `${ratio(toCode)} (${ms(sides.ours.ms)} vs ${ms(sides.codePeer.ms)}); ${ratio(speedup)} faster than the HTTP Request node${withMax}`,
 			met: Number.isFinite(toCode) ? toCode <= 1.3 : undefined,
-			why: `Both send the same ${thousands(pages)} requests ${concurrency} at a time through n8n's request helper; ours adds, per request, what \`httpRequestWithAuthentication\` does for a credential (decrypting is done once per execution; applying the credential's \`authenticate\`), the node's redirect, retry and redaction handling, and the items it builds: ${perRequest(sides.ours)} for ours, ${perRequest(sides.codePeer)} for the Code node. See the profile notes in bench/README.md.`,
+			why: `Both send the same ${thousands(pages)} requests ${concurrency} at a time through n8n's request helper. In this run n8n's process spent ${cpuPerRequest(sides.ours)} of CPU per request for ours and ${cpuPerRequest(sides.codePeer)} for the Code node (its own JavaScript runs in the task runner, outside that figure); in wall time ${perRequest(sides.ours)} for ours, ${perRequest(sides.codePeer)} for the Code node. What ours adds is the credential path of \`httpRequestWithAuthentication\` and the node's handling of each answer and item. ${R10_PROFILE} Reaching 1.3x needs n8n to spend less per request (keeping connections alive in its request helper, fewer writes while a run is in progress): outside what the node controls.`,
 		},
 		{
 			scenario: '1. Consumption export',
 			goal: `Return All within 1.5x a plain client (no n8n, ${concurrency} pages at a time)`,
 			figure: `${ratio(toBare)} (${ms(sides.ours.ms)} vs ${ms(sides.bareParallel.ms)}); the limit ceil(${pages} / ${concurrency}) x ${latency} ms = ${ms(oursLimit)}: ours ${ratio(sides.ours.ms / oursLimit)}, the plain client ${ratio(sides.bareParallel.ms / oursLimit)}`,
 			met: Number.isFinite(toBare) ? toBare <= 1.5 : undefined,
-			why: `Ours keeps ${effectiveParallel(sides.ours)} requests in flight on average where ${concurrency} would be the latency-bound figure: every request costs n8n's request helper and the node CPU (${perRequest(sides.ours)}), on 2 shared cores where the sandbox and the driver run too. The Code-node row shows how much of it any n8n node pays (${ratio(sides.codePeer.ms / sides.bareParallel.ms)} the plain client).`,
+			why: `Ours keeps ${effectiveParallel(sides.ours)} requests in flight on average where ${concurrency} would be the latency-bound figure: every request costs n8n ${cpuPerRequest(sides.ours)} of CPU in this run (${perRequest(sides.ours)} in wall time), on 2 shared cores where the sandbox and the driver run too. The Code-node row shows how much of it any n8n node pays (${ratio(sides.codePeer.ms / sides.bareParallel.ms)} the plain client). ${R10_PROFILE}`,
 		},
 	];
 	const notes = [
@@ -246,14 +254,14 @@ function perItemSection(result, context) {
 			goal: 'at least 2x faster than the HTTP Request node',
 			figure: `${ratio(faster)} (${ms(sides.ours.ms)} vs ${ms(sides.peer.ms)} for ${thousands(count)} items)`,
 			met: Number.isFinite(faster) ? faster >= 2 : undefined,
-			why: `Neither side waits on round trips: ours keeps ${effectiveParallel(sides.ours)} requests in flight of the ${concurrency} it allows, the HTTP Request node ${effectiveParallel(sides.peer)} (it starts every item's request at once). Both are bound by n8n's CPU per item (ours ${cpuPerItem(sides.ours)} beyond the plain client, the HTTP Request node ${cpuPerItem(sides.peer)}): reading the item's parameters through n8n's expression engine, the request helper, building the output item. Twice as fast needs half of n8n's per-item CPU, most of which the node does not control (see bench/README.md, the profile).`,
+			why: `Neither side waits on round trips: ours keeps ${effectiveParallel(sides.ours)} requests in flight of the ${concurrency} it allows, the HTTP Request node ${effectiveParallel(sides.peer)} (it starts every item's request at once). Both are bound by n8n's CPU per item: in this run n8n's process spent ${cpuPerRequest(sides.ours)} per request for ours and ${cpuPerRequest(sides.peer)} for the HTTP Request node (the HTTP Request node spends ${ratio(cpuMsPerRequest(sides.peer) / cpuMsPerRequest(sides.ours))} what ours does), and the wall time per item was ${cpuPerItem(sides.ours)} and ${cpuPerItem(sides.peer)} beyond the plain client's. ${R10_PROFILE} Twice as fast needs the CPU ratio above to reach 2x in wall time too; the part n8n spends for every node alike (its HTTP client, its writes, collecting items) caps it, so it is out of the node's reach.`,
 		},
 		{
 			scenario: '6. Order > Get per item',
 			goal: `within 1.5x a plain client (no n8n, ${concurrency} at a time)`,
 			figure: `${ratio(toBare)} (${ms(sides.ours.ms)} vs ${ms(sides.bareClient.ms)})`,
 			met: Number.isFinite(toBare) ? toBare <= 1.5 : undefined,
-			why: `The plain client keeps ${effectiveParallel(sides.bareClient)} requests in flight; ours ${effectiveParallel(sides.ours)}, because n8n spends ${cpuPerItem(sides.ours)} of CPU per item beyond the plain client's on the 2 shared cores (see bench/README.md, the profile).`,
+			why: `The plain client keeps ${effectiveParallel(sides.bareClient)} requests in flight; ours ${effectiveParallel(sides.ours)}, because n8n spends ${cpuPerRequest(sides.ours)} of CPU per request in this run (${cpuPerItem(sides.ours)} per item in wall time beyond the plain client's) on the 2 shared cores. ${R10_PROFILE}`,
 		},
 	];
 	const notes = [
@@ -343,6 +351,38 @@ function scaleSection(result) {
 	return { rows, header: ['lines', 'requests', 'wall time', 'per 1,000 lines', 'n8n peak growth', 'peak growth per line'], goals, notes };
 }
 
+function queueSection(result) {
+	const [regular, queue] = result.modes;
+	const spread = (mode) => (mode.perWorker ? `${mode.perWorker.join(' / ')}${mode.onNoWorker ? ` (${mode.onNoWorker} by no worker)` : ''}` : 'the main runs them');
+	const failuresCell = (mode) => (mode.failures > 0 ? `${mode.failures} (${mode.firstProblem})` : '0');
+	const rows = result.modes.map((mode) => [
+		mode.mode === 'regular' ? 'regular mode: one main process' : `queue mode: main + ${result.workers} workers (Redis)`,
+		`${thousands(mode.finished)} of ${thousands(mode.executions)}`,
+		String(mode.concurrency),
+		ms(mode.wallMs),
+		mode.perSecond.toFixed(2),
+		failuresCell(mode),
+		thousands(mode.requests),
+		spread(mode),
+	]);
+	const failures = regular.failures + queue.failures;
+	const goals = [
+		{
+			scenario: '8. Queue mode',
+			goal: `${thousands(result.executions)} executions in each mode, failures 0`,
+			figure: `regular ${regular.perSecond.toFixed(2)}/s, queue mode over ${result.workers} workers ${queue.perSecond.toFixed(2)}/s (${ratio(queue.perSecond / regular.perSecond)}); failures ${regular.failures} and ${queue.failures}; per worker ${spread(queue)}`,
+			met: failures === 0,
+			why: `Failed executions: regular mode ${failuresCell(regular)}, queue mode ${failuresCell(queue)}. Read the n8n processes' output for the cause.`,
+		},
+	];
+	const notes = [
+		`Each execution is one POST to a production webhook (Webhook > Ollang Order > Get of the order in the body), ${result.concurrency} requests at a time; the Webhook answers when the workflow has finished ("When Last Node Finishes"), and the answer must be the order asked for. Wall time: first request to the last execution finished (the later of the last answer and the latest stop time n8n recorded); executions per second = executions recorded / wall time.`,
+		`Both modes use the same private PostgreSQL (n8n's executions are saved, as by default); queue mode adds Redis and ${result.workers} \`n8n worker\` processes (concurrency 10 each) beside the main, all started and stopped by process id (scripts/n8n/queue-mode.mjs, as the queue-mode e2e suite). "Failures": executions not recorded as success, or answers that were not the order.`,
+		'Spread: executions per worker, from each worker\'s "Worker started execution" log lines. On this 2-core machine the main, the workers, PostgreSQL, Redis, the sandbox and the driver share the same cores, so queue mode shows how the work is spread and that nothing is lost, not the throughput of workers on machines of their own.',
+	];
+	return { rows, header: ['mode', 'executions finished', 'at a time', 'wall time', 'executions per second', 'failures', 'API requests', 'executions per worker'], goals, notes };
+}
+
 const SECTION_BUILDERS = {
 	consumption: consumptionSection,
 	memory: (result, context) => importSection(result, context, 'memory'),
@@ -351,9 +391,13 @@ const SECTION_BUILDERS = {
 	trigger: triggerSection,
 	perItem: perItemSection,
 	scale: scaleSection,
+	queue: queueSection,
 };
 
 function runDetails(result) {
+	if (result.modes) {
+		return result.modes.map((mode) => `- ${mode.mode}: ${Math.round(mode.wallMs)} ms, ${JSON.stringify(mode.byStatus)}, ${mode.requests} req${mode.perWorker ? `, per worker ${mode.perWorker.join('/')}` : ''}`).join('\n');
+	}
 	if (result.points) {
 		return result.points.map((point) => `- ${point.lines} lines: ${point.ok ? `${Math.round(point.ms)} ms/${point.requests} req/+${(point.peakKiB / 1024).toFixed(0)} MiB` : `failed: ${point.problem}`}`).join('\n');
 	}
@@ -381,7 +425,7 @@ export function formatReport({ results, machine, latencyMs, limits, consumptionM
 	out.push('# Benchmarks: the Ollang node beside the HTTP Request node, and against the limits');
 	out.push('');
 	out.push(
-		`Written by \`${command}\` (${minutes} min). Every figure comes from this one run on this machine: medians of alternating rounds, each side in a fresh \`n8n execute\` process, both sides against the same sandbox. Read them as ratios, not as absolute claims.`,
+		`Written by \`${command}\` (${minutes} min). Every figure comes from this one run on this machine: medians of alternating rounds, each side in a fresh \`n8n execute\` process (scenario 8: n8n servers started for it), all against the same sandbox. Read them as ratios, not as absolute claims.`,
 	);
 	out.push('');
 	out.push('## Machine');

@@ -9,7 +9,7 @@
 //
 //   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
 //
-// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale); --rounds overrides every
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue); --rounds overrides every
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
@@ -36,8 +36,11 @@ import {
 	packageSourceHash,
 	runN8n,
 } from '../scripts/n8n/runtime.mjs';
+import { QUEUE_WORKERS } from '../scripts/n8n/queue-mode.mjs';
 import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
 import { summarizeProfiles } from './profile-summary.mjs';
+import { inParallel } from './parallel.mjs';
+import { runQueueScenario } from './queue.mjs';
 import { formatReport } from './report.mjs';
 import { NODE, buildWorkflows } from './workflows.mjs';
 
@@ -64,8 +67,8 @@ const SMOKE = flags.smoke;
  * sandbox is the 'small' volume (300 consumption lines, 60 orders) and its export a normal-sized order.
  */
 const SIZES = SMOKE
-	? { sandboxVolume: 'small', perItemCount: 20, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke' }
-	: { sandboxVolume: 'large', perItemCount: 1000, unitCount: 10_000, exportFixture: 'largeExport', triggerScale: 'full' };
+	? { sandboxVolume: 'small', perItemCount: 20, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke', queueExecutions: 10 }
+	: { sandboxVolume: 'large', perItemCount: 1000, unitCount: 10_000, exportFixture: 'largeExport', triggerScale: 'full', queueExecutions: 100 };
 const LATENCY_MS = Number(flags.latency);
 const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
 const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : SMOKE ? 1 : undefined;
@@ -96,10 +99,11 @@ async function nodeLimits() {
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
 /** Every scenario's key, in the order of the results. */
-const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale'];
+const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue'];
 
 function buildScenarios(limits) {
 	const units = SIZES.unitCount.toLocaleString('en-US');
+	const queueExecutions = SIZES.queueExecutions;
 	return [
 		{
 			key: 'consumption',
@@ -176,6 +180,14 @@ function buildScenarios(limits) {
 			// Each point its own sandbox (bench/sandbox-volume.cts) with that many consumption lines; one run each.
 			points: SMOKE ? [500] : [1000, 10_000, 100_000],
 			side: { key: 'ours', workflow: 'scaleConsumption', nodes: [NODE.ollang] },
+		},
+		{
+			key: 'queue',
+			title: `8. Queue mode: ${queueExecutions} webhook executions of Order > Get, one main process against ${QUEUE_WORKERS} workers`,
+			// bench/queue.mjs: PostgreSQL, Redis, the main and the workers of its own, the bench's sandbox.
+			queue: true,
+			executions: queueExecutions,
+			concurrency: 10,
 		},
 	];
 }
@@ -322,18 +334,6 @@ async function executeSide(context, side, round) {
 		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
 	);
 	return result;
-}
-
-/**
- * Runs `work(index)` for indexes 0..count-1, `concurrency` at a time (each worker takes the next index when it is
- * done), as the node's transport and router do.
- */
-async function inParallel(count, concurrency, work) {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await work(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 }
 
 /**
@@ -515,6 +515,18 @@ function smokeProblems(selected, results, expectItems) {
 			}
 			continue;
 		}
+		if (scenario.key === 'queue') {
+			for (const mode of result.modes) {
+				const where = `queue, ${mode.mode} mode`;
+				check(mode.recorded === mode.executions && mode.finished === mode.executions, `${where}: ${mode.finished} of ${mode.executions} executions finished (${mode.recorded} recorded)`);
+				check(mode.failures === 0 && mode.failedRequests === 0, `${where}: ${mode.failures} failures (${mode.firstProblem}), ${mode.failedRequests} failed API requests`);
+				check(mode.requests >= mode.executions, `${where}: ${mode.requests} API requests for ${mode.executions} executions`);
+				check(Number.isFinite(mode.perSecond) && mode.perSecond > 0 && Number.isFinite(mode.wallMs), `${where}: no executions per second`);
+				// Queue mode: every execution ran on a worker, none on the main.
+				if (mode.perWorker) check(mode.onNoWorker === 0 && mode.mainRanExecutions === 0 && mode.perWorker.length === QUEUE_WORKERS, `${where}: ${mode.onNoWorker} executions logged by no worker, ${mode.mainRanExecutions} by the main`);
+			}
+			continue;
+		}
 		if (scenario.key === 'scale') {
 			for (const point of result.points) {
 				check(point.ok && Number.isFinite(point.ms) && point.itemsOut === point.lines, `scale, ${point.lines} lines: ${point.problem ?? `${point.itemsOut} items out`}`);
@@ -600,7 +612,11 @@ async function main() {
 			await importWorkflows(userFolder, workflowFiles);
 			await sandboxCall(sandbox, 'PUT', '/__sandbox/latency', { body: { ms: LATENCY_MS } });
 			context = { sandbox, userFolder, workDir, workflows, orderIds, consumptionMeta: consumption.meta };
-			for (const scenario of inN8n) results.push(scenario.points ? await runScaleScenario(context, scenario) : await runScenario(context, scenario));
+			for (const scenario of inN8n) {
+				if (scenario.points) results.push(await runScaleScenario(context, scenario));
+				else if (scenario.queue) results.push(await runQueueScenario({ ...context, sandboxCall }, scenario));
+				else results.push(await runScenario(context, scenario));
+			}
 		} finally {
 			await sandbox.stop();
 		}

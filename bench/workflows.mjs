@@ -12,6 +12,7 @@ const CORE = Object.freeze({
 	// 4.5 is the HTTP Request node's default version in n8n 2.40.
 	httpRequest: { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.5 },
 	code: { type: 'n8n-nodes-base.code', typeVersion: 2 },
+	webhook: { type: 'n8n-nodes-base.webhook', typeVersion: 2 },
 });
 
 export const OLLANG_NODE_TYPE = 'n8n-nodes-ollang.ollang';
@@ -365,4 +366,17 @@ export function buildWorkflows(context) {
 	]);
 
 	return workflows;
+}
+
+/**
+ * Scenario 8 (queue mode): a Webhook that answers when the workflow has finished ("When Last Node Finishes") with
+ * the order that Order > Get read for the `orderId` in the request's body. Created through n8n's REST API (it gets
+ * its id there), so it has none here. `credential`: { id, name } of the Ollang credential.
+ */
+export function queueWorkflow({ credential, webhookPath }) {
+	nodeCounter = 0;
+	const webhook = node('Webhook', CORE.webhook, { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} }, { webhookId: '6f1d3c2e-5b7a-4a51-9c0d-00000000b3c4' });
+	const getOrder = ollangNode({ resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: '={{ $json.body.orderId }}' } }, { ollang: credential });
+	const { id: _none, active: _active, pinData: _pinData, ...workflow } = chainWorkflow('', 'Bench: queue mode, Order > Get from a webhook', [webhook, getOrder]);
+	return workflow;
 }

@@ -14,8 +14,7 @@ import { parseArgs } from 'node:util';
 import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
 import { formatElapsed, log } from './n8n/process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n, startN8nWorker } from './n8n/runtime.mjs';
-import { QUEUE_MODE_SETTINGS, QUEUE_WORKERS } from './n8n/queue-mode.mjs';
-import { startPostgres, startRedis } from './n8n/services.mjs';
+import { QUEUE_WORKERS, startQueueServices } from './n8n/queue-mode.mjs';
 import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
 const LOG_PREFIX = 'start';
@@ -189,10 +188,10 @@ async function main() {
 	let queueSummary;
 	if (queueMode) {
 		log(LOG_PREFIX, 'starting PostgreSQL and Redis for queue mode ...');
-		const [postgres, redis] = await Promise.all([startPostgres({ label: 'demo' }), startRedis()]);
+		const { postgres, redis, env } = await startQueueServices({ label: 'demo' });
 		addServer('PostgreSQL', postgres.child, postgres.stop);
 		addServer('Redis', redis.child, redis.stop);
-		queueEnv = { ...postgres.env, ...redis.env, ...QUEUE_MODE_SETTINGS };
+		queueEnv = env;
 		queueSummary = `PostgreSQL 127.0.0.1:${postgres.port} (pid ${postgres.pid}), Redis 127.0.0.1:${redis.port} (pid ${redis.pid}), ${QUEUE_WORKERS} workers`;
 	}
 

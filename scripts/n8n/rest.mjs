@@ -72,6 +72,16 @@ export async function deleteWorkflow(baseUrl, cookie, id) {
  */
 export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
 	const { parse } = requireFromN8n(await ensureRuntime(), 'flatted');
+	const executions = [];
+	for (const summary of await readExecutionSummaries(baseUrl, cookie, workflowId, { limit })) {
+		const detail = await restRequest(baseUrl, cookie, 'GET', `/rest/executions/${summary.id}`);
+		executions.push({ ...summary, data: parse(detail.data) });
+	}
+	return executions;
+}
+
+/** The executions of one workflow as n8n lists them (`id`, `mode`, `status`, `startedAt`, `stoppedAt`), oldest first, without their run data. */
+export async function readExecutionSummaries(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	// n8n 2.41 answers at most 100 per request: older ones are read page by page (newest first, below `lastId`).
 	const results = [];
@@ -82,12 +92,7 @@ export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 
 		if (page.results.length < pageSize) break;
 		lastId = Math.min(...page.results.map((summary) => Number(summary.id)));
 	}
-	const executions = [];
-	for (const summary of [...results].sort((a, b) => Number(a.id) - Number(b.id))) {
-		const detail = await restRequest(baseUrl, cookie, 'GET', `/rest/executions/${summary.id}`);
-		executions.push({ ...summary, data: parse(detail.data) });
-	}
-	return executions;
+	return [...results].sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** A workflow's static data as n8n has it in its database (what survives a restart), through the REST API. */

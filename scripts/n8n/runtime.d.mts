@@ -168,6 +168,7 @@ export interface N8nExecution {
 
 export function readWorkflowStaticData(baseUrl: string, cookie: string, workflowId: string): Promise<Record<string, unknown>>;
 export function readExecutions(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<N8nExecution[]>;
+export function readExecutionSummaries(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<Array<Omit<N8nExecution, 'data'>>>;
 
 export function activateWorkflow(baseUrl: string, cookie: string, id: string): Promise<unknown>;
 

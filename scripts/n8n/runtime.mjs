@@ -40,6 +40,7 @@ export {
 	listLoadedNodeTypes,
 	n8nFetch,
 	n8nRequest,
+	readExecutionSummaries,
 	readExecutions,
 	readWorkflowStaticData,
 	restRequest,

@@ -12,8 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { REPO_ROOT, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
-import { QUEUE_MODE_SETTINGS, QUEUE_WORKERS } from '../../scripts/n8n/queue-mode.mjs';
-import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from '../../scripts/n8n/services.mjs';
+import { QUEUE_WORKERS, startQueueServices, workerOfExecution, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
 import {
 	EVERY_DELIVERY_EVENT,
 	N8nUserFolder,
@@ -51,8 +50,7 @@ function offeredOperations(): string[] {
 
 describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { timeout: 25 * 60_000 }, () => {
 	let sandbox: SandboxClient;
-	let postgres: RunningPostgres;
-	let redis: RunningRedis;
+	let services: RunningQueueServices;
 	let n8n: N8nUserFolder;
 	let main: RunningN8n | undefined;
 	const workers: Array<RunningWorker | undefined> = Array.from({ length: QUEUE_WORKERS }, () => undefined);
@@ -64,19 +62,13 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		workers[index] = await startN8nWorker(n8n.dir, { env: n8n.env, onLine: (line) => workerLogs[index].push(line) });
 	};
 	/** The worker that logged starting an execution (undefined when none did). */
-	const workerOf = (executionId: string): number | undefined => {
-		const pattern = new RegExp(`Worker started execution ${executionId} `);
-		const found = workerLogs.findIndex((lines) => lines.some((line) => pattern.test(line)));
-		return found === -1 ? undefined : found;
-	};
+	const workerOf = (executionId: string): number | undefined => workerOfExecution(workerLogs, executionId);
 
 	before(async () => {
-		[sandbox, postgres, redis] = await Promise.all([SandboxClient.start(), startPostgres({ label: 'queue' }), startRedis()]);
+		[sandbox, services] = await Promise.all([SandboxClient.start(), startQueueServices({ label: 'queue' })]);
 		n8n = N8nUserFolder.create('queue', {
-			...postgres.env,
-			...redis.env,
-			// As `npm start -- --queue` and docker/docker-compose.yml run it.
-			...QUEUE_MODE_SETTINGS,
+			// The database, Redis and queue mode's settings, as `npm start -- --queue` and docker/docker-compose.yml run it.
+			...services.env,
 			// Keep every execution's data: the test reads them back.
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		});
@@ -87,7 +79,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	after(async () => {
 		await main?.stop();
 		for (const worker of workers) await worker?.stop();
-		await Promise.all([sandbox?.stop(), postgres?.stop(), redis?.stop()]);
+		await Promise.all([sandbox?.stop(), services?.stop()]);
 		n8n?.remove();
 	});
 
