@@ -148,6 +148,12 @@ export async function executeWorkflow(userFolder, id, options = {}) {
 		output = `${error.stdout ?? ''}\n${error.stderr ?? ''}`;
 	}
 	const run = findRunJson(output);
+	// n8n 2.x on Node 24 sometimes dies of SIGSEGV while exiting, after it printed a finished run: the run stands.
+	const crashedAfterRun = failure && /signal SIGSEGV/.test(failure.message) && run?.finished === true && !run.data?.resultData?.error;
+	if (crashedAfterRun) {
+		console.log(`[n8n-runtime] n8n execute --id=${id}: n8n crashed (SIGSEGV) while exiting, after the run finished; the run is kept`);
+		return run;
+	}
 	if (failure || !run) {
 		const reason = run?.data?.resultData?.error?.message;
 		const error = new Error(`workflow ${id} ${reason ? `failed: ${reason}` : 'did not run'}\n${failure?.message ?? output.slice(-4000)}`);
