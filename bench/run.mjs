@@ -29,6 +29,7 @@ import {
 	NODE_VERSION,
 	REPO_ROOT,
 	cacheRoot,
+	diedWhileExiting,
 	ensureRuntime,
 	importCredentials,
 	importWorkflows,
@@ -281,9 +282,8 @@ async function executeSide(context, side, round) {
 	const processMs = Date.now() - started;
 	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
 	const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
-	// n8n 2.40 on Node 24 sometimes dies of SIGSEGV while it exits, after the run ended and the hook reported it: the
-	// run's figures stand, and the crash is counted in the results.
-	const crashedAtExit = failure !== undefined && /signal SIGSEGV/.test(failure.message) && report?.status === 'success' && !report.error;
+	// A run the hook reported as a success stands when n8n then died while exiting; the crash is counted in the results.
+	const crashedAtExit = diedWhileExiting(failure) && report?.status === 'success' && !report.error;
 	if (crashedAtExit) {
 		log(LOG_PREFIX, `  ${side.key}: n8n crashed (SIGSEGV) while exiting, after the run succeeded; its figures are kept`);
 		failure = undefined;

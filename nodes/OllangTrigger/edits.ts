@@ -17,28 +17,6 @@ import type { TriggerConfig } from './config';
 import { keyEvent } from './config';
 import type { TriggerState } from './state';
 
-/** A state with no cursors: events and job ends after `since` are new. */
-export function freshState(
-	key: string,
-	since: number,
-	serviceTime: number,
-	account: string,
-	failedPolls = 0,
-): TriggerState {
-	return {
-		config: key,
-		since,
-		serviceTime,
-		windowStart: 0,
-		sweepAfter: '',
-		orders: new Map(),
-		finishedJobs: new Set(),
-		jobsSince: new Map(),
-		account,
-		failedPolls,
-	};
-}
-
 /** The stored state of another configuration, carried over to `config` (see the header). */
 export function applyEdit(stored: TriggerState, config: TriggerConfig, key: string): TriggerState {
 	const lastPoll = stored.serviceTime;

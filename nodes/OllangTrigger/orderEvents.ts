@@ -185,14 +185,14 @@ async function listWindow(
 	config: OrderEventConfig,
 	session: PollSession,
 	windowStart: number,
-): Promise<{ rows: IDataObject[]; serviceTime?: number }> {
+): Promise<IDataObject[]> {
 	const request = listRequest(config.watch, session, windowStart);
 	const rows = await apiRequestAllPages.call(this, request, {
 		returnAll: true,
 		concurrency: config.concurrency,
 		onPage: (_page, headers) => session.noteAnswer(headers),
 	});
-	return { rows: checkRows.call(this, request, rows), serviceTime: session.serviceTime };
+	return checkRows.call(this, request, rows);
 }
 
 /** Updates the cursors from the listing: new orders, changed ones, and those no longer listed. */
@@ -326,13 +326,13 @@ export async function pollOrderEvents(
 	if (watch.mode === 'recentOrders') {
 		// The window is measured from the previous poll's service time; it only ever moves forward.
 		const windowStart = Math.max(state.windowStart, state.serviceTime - watch.lookbackDays * DAY_MS);
-		const listing = await listWindow.call(this, config, session, windowStart);
+		const rows = await listWindow.call(this, config, session, windowStart);
 		state.windowStart = windowStart;
-		if (listing.serviceTime !== undefined) state.serviceTime = Math.max(state.serviceTime, listing.serviceTime);
+		if (session.serviceTime !== undefined) state.serviceTime = Math.max(state.serviceTime, session.serviceTime);
 		for (const [orderId, cursor] of state.orders) {
 			if (cursor.createdAt < windowStart) state.orders.delete(orderId);
 		}
-		applyListing(state, watch, listing.rows, historyIsBaseline);
+		applyListing(state, watch, rows, historyIsBaseline);
 	} else {
 		const given = new Set(watch.orderIds);
 		for (const orderId of state.orders.keys()) {

@@ -9,9 +9,9 @@ import type { PollOutcome } from './pollSession';
 import { asNodeError, failureKind, fetchServiceTime, PollSession } from './pollSession';
 import { PollOverlapGuard } from './overlap';
 import type { TriggerState } from './state';
-import { commitState, loadState, recallBaseline, recordBaseline, recordFailedPoll } from './state';
+import { commitState, freshState, loadState, recallBaseline, recordBaseline, recordFailedPoll } from './state';
 import { accountDigest } from './account';
-import { applyEdit, freshState } from './edits';
+import { applyEdit } from './edits';
 
 /** Polls in a row that may fail for a transient reason before the failure is reported as an error. */
 export const TRANSIENT_FAILURES_BEFORE_ERROR = 3;

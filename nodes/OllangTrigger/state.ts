@@ -111,6 +111,28 @@ export interface LoadedState {
 	commits: number;
 }
 
+/** A state with no cursors: events and job ends after `since` are new. */
+export function freshState(
+	key: string,
+	since: number,
+	serviceTime: number,
+	account: string,
+	failedPolls = 0,
+): TriggerState {
+	return {
+		config: key,
+		since,
+		serviceTime,
+		windowStart: 0,
+		sweepAfter: '',
+		orders: new Map(),
+		finishedJobs: new Set(),
+		jobsSince: new Map(),
+		account,
+		failedPolls,
+	};
+}
+
 function isStoredTimes(value: unknown): value is StoredTimes {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
 	const { s, h } = value as StoredTimes;

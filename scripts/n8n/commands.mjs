@@ -134,6 +134,14 @@ export async function publishWorkflow(userFolder, id, options = {}) {
 }
 
 /**
+ * n8n 2.x on Node 24 sometimes dies of SIGSEGV while exiting, after its run ended: a run that finished without error
+ * before such a crash stands (the caller checks the run).
+ */
+export function diedWhileExiting(error) {
+	return error !== undefined && /signal SIGSEGV/.test(error.message);
+}
+
+/**
  * `n8n execute --id --rawOutput`: returns the run (`{ data: { resultData: { runData, ... } }, status, ... }`).
  * A failed run throws an Error carrying `run` (the same shape, with `data.resultData.error`) and `output`.
  */
@@ -148,9 +156,7 @@ export async function executeWorkflow(userFolder, id, options = {}) {
 		output = `${error.stdout ?? ''}\n${error.stderr ?? ''}`;
 	}
 	const run = findRunJson(output);
-	// n8n 2.x on Node 24 sometimes dies of SIGSEGV while exiting, after it printed a finished run: the run stands.
-	const crashedAfterRun = failure && /signal SIGSEGV/.test(failure.message) && run?.finished === true && !run.data?.resultData?.error;
-	if (crashedAfterRun) {
+	if (diedWhileExiting(failure) && run?.finished === true && !run.data?.resultData?.error) {
 		console.log(`[n8n-runtime] n8n execute --id=${id}: n8n crashed (SIGSEGV) while exiting, after the run finished; the run is kept`);
 		return run;
 	}

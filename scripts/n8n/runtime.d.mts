@@ -53,6 +53,8 @@ export interface N8nCommandOptions {
 	onOutput?: (output: CommandOutput) => void;
 }
 
+/** Whether an n8n process's error is a SIGSEGV while exiting (its run may have finished before it). */
+export function diedWhileExiting(error: unknown): boolean;
 export function runN8n(
 	userFolder: string,
 	args: string[],

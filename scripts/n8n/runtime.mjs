@@ -22,6 +22,7 @@ export { DEFAULT_N8N_VERSION, N8N_VERSION, N8N_VERSIONS, NODE_VERSION, REPO_ROOT
 export {
 	LOCAL_OWNER,
 	N8N_ENCRYPTION_KEY,
+	diedWhileExiting,
 	executeWorkflow,
 	importCredentials,
 	importWorkflows,
