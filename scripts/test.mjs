@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevDependencies, repoRoot } from './lib/dev-dependencies.mjs';
+import { describeFailures, failuresOfJest, failuresOfTap } from './lib/failures.mjs';
 import { run } from './lib/run.mjs';
 import { DEFAULT_N8N_VERSION, N8N_VERSIONS } from './n8n/runtime.mjs';
 
@@ -31,13 +32,14 @@ function runJest() {
 	} catch {
 		exitedWithFailure = true;
 	}
-	if (!existsSync(report)) return { passed: 0, failed: 1, suites: 0, ok: false };
+	if (!existsSync(report)) return { passed: 0, failed: 1, suites: 0, ok: false, failures: [{ name: 'jest wrote no report', error: '' }] };
 	const results = JSON.parse(readFileSync(report, 'utf8'));
 	return {
 		passed: results.numPassedTests,
 		failed: results.numFailedTests,
 		suites: results.numTotalTestSuites,
 		ok: !exitedWithFailure && results.success && results.numTotalTests > 0,
+		failures: failuresOfJest(report),
 	};
 }
 
@@ -84,8 +86,8 @@ async function runEndToEnd(version, fileNames, { label = version, env: modeEnv =
 	const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? NaN);
 	const [passed, failed, cancelled] = [count('pass'), count('fail'), count('cancelled')];
 	const runner = `end-to-end n8n ${label} (${installSeconds} s install check, ${seconds - installSeconds} s tests)`;
-	if (Number.isNaN(passed)) return { runner, passed: 0, failed: 1, suites: files.length, ok: false };
-	return { runner, passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0 };
+	if (Number.isNaN(passed)) return { runner, passed: 0, failed: 1, suites: files.length, ok: false, failures: [{ name: 'the test runner wrote no TAP summary', error: '' }] };
+	return { runner, passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0, failures: failuresOfTap(tap) };
 }
 
 /** The bench's smoke (`npm run bench -- --smoke`): every scenario once at small volumes; it checks figures, never timings. */
@@ -99,9 +101,10 @@ function runBenchSmoke() {
 	} catch {
 		exitedWithFailure = true;
 	}
-	const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : { checks: 0, failed: 1, scenarios: 0 };
+	const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : { checks: 0, failed: 1, scenarios: 0, problems: ['the bench wrote no smoke summary'] };
 	const runner = `bench smoke (${Math.round((Date.now() - started) / 1000)} s)`;
-	return { runner, passed: summary.checks - summary.failed, failed: summary.failed, suites: summary.scenarios, ok: !exitedWithFailure && summary.failed === 0 && summary.checks > 0 };
+	const failures = (summary.problems ?? []).map((problem) => ({ name: problem, error: '' }));
+	return { runner, passed: summary.checks - summary.failed, failed: summary.failed, suites: summary.scenarios, ok: !exitedWithFailure && summary.failed === 0 && summary.checks > 0, failures };
 }
 
 try {
@@ -128,6 +131,8 @@ try {
 		}
 	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
+	const failed = outcomes.filter((outcome) => outcome.failures?.length > 0);
+	if (failed.length > 0) console.log(`\nFailed:\n${failed.map((outcome) => describeFailures(outcome.runner.replace(/ \(.*$/, ''), outcome.failures)).join('\n')}`);
 	console.log(`\nnpm test took ${seconds} s; ${outcomes.map((outcome) => `${outcome.runner}: ${outcome.suites} suites, ${outcome.passed} passed, ${outcome.failed} failed`).join('; ')}`);
 	const total = (key) => outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
 	console.log(`${total('passed')} passed, ${total('failed')} failed`);
