@@ -35,7 +35,7 @@ export type { SimulatedOrderInput, Simulate } from './simulate.cts';
 export type { ProgressionSettings } from './world.cts';
 export * from './types.cts';
 export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJobs.cts';
-export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/lifecycle.cts';
+export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/orderLife.cts';
 
 /** Every API route of the sandbox (the spec's endpoints plus the public ones it names). */
 export const API_ROUTES: readonly ApiRoute[] = [

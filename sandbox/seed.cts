@@ -12,15 +12,9 @@ import {
 	TAGS,
 } from './domain/catalog.cts';
 import { memoryItemKey } from './domain/importJobs.cts';
-import {
-	addConsumptionLine,
-	buildPlan,
-	createOrder,
-	freeze,
-	minutesToLandAfter,
-	planLifecycle,
-	stepIndexReaching,
-} from './domain/lifecycle.cts';
+import { addConsumptionLine } from './domain/orderBilling.cts';
+import { createOrder, freeze } from './domain/orderLife.cts';
+import { buildPlan, minutesToLandAfter, planLifecycle, stepIndexReaching } from './domain/orderPlan.cts';
 import { attachFolderDoc, createProject } from './domain/projects.cts';
 import { usdToCredits } from './domain/wallet.cts';
 import {

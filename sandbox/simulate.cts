@@ -1,4 +1,5 @@
-import { AI_ACTOR_ID, appendEvent, createOrder, fastForward, freeze, LIFECYCLE_STATUSES, SYSTEM_ACTOR_ID } from './domain/lifecycle.cts';
+import { AI_ACTOR_ID, appendEvent, createOrder, fastForward, freeze, SYSTEM_ACTOR_ID } from './domain/orderLife.cts';
+import { LIFECYCLE_STATUSES } from './domain/orderPlan.cts';
 import { projectFor } from './seed.cts';
 import {
 	type ActorType,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canRead } from '../auth.cts';
-import { createOrder } from '../domain/lifecycle.cts';
+import { createOrder } from '../domain/orderLife.cts';
 import { createProject } from '../domain/projects.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA } from '../http/errors.cts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canRead } from '../auth.cts';
 import { sourceKindOf } from '../domain/catalog.cts';
-import { assignTranslator } from '../domain/lifecycle.cts';
+import { assignTranslator } from '../domain/orderRequests.cts';
 import { attachFolderDoc, folderDocView, removeFolderDoc } from '../domain/projects.cts';
 import { generateSegments, type SegmentSheet, uniqueSheetName, writeSegmentSheetsXlsx } from '../domain/segments.cts';
 import { readJsonBody } from '../http/body.cts';

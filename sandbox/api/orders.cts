@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { canRead, canWrite } from '../auth.cts';
 import { isDubbingType } from '../domain/catalog.cts';
-import {
-	cancelHumanReview,
-	cancelOrder,
-	createOrder,
-	currentPrice,
-	currentRate,
-	isCancellable,
-	isRerunnable,
-	requestHumanReview,
-	requestSubtitleEmbedding,
-	rerunOrder,
-	startQcEvaluation,
-} from '../domain/lifecycle.cts';
+import { currentPrice, currentRate } from '../domain/orderBilling.cts';
+import { requestSubtitleEmbedding } from '../domain/orderDocs.cts';
+import { startQcEvaluation } from '../domain/orderEvaluations.cts';
+import { createOrder } from '../domain/orderLife.cts';
+import { cancelHumanReview, cancelOrder, isCancellable, isRerunnable, requestHumanReview, rerunOrder } from '../domain/orderRequests.cts';
 import { generateSegments, writeSegmentsXlsx } from '../domain/segments.cts';
 import { creditsToUsd } from '../domain/wallet.cts';
 import { readJsonBody } from '../http/body.cts';

@@ -8,7 +8,7 @@
 // that stopped watching it, is not); any other emission is unexpected. "The first poll after it" follows the polls
 // whose state n8n kept (the runner's `parents`): a poll whose state n8n lost does not count as having looked.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { QC_MINUTES } from '../../sandbox/domain/lifecycle.cts';
+import { QC_MINUTES } from '../../sandbox/domain/orderEvaluations.cts';
 import { FAIL_IMPORT_MARKER, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.cts';
 import type { PersistenceMode, PollRunner } from '../harness/poll.cts';
 import { ScheduleRandom, call, itemsOf, startImport, triggerRunner, watchedOrderIds } from './helpers.cts';
