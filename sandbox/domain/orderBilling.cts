@@ -43,6 +43,7 @@ export function currentPrice(order: OrderRecord): number {
 /** Share of the level-0 price billed at each AI stage; aiDelivered bills the rest. */
 const STAGE_SHARE: Readonly<Record<Exclude<AiStage, 'aiDelivered'>, number>> = { start: 0.25, resume: 0.1 };
 
+/** Bills an AI stage's share of the level-0 price as provider runs of that stage. */
 export function emitStageLines(world: World, order: OrderRecord, stage: AiStage): void {
 	const total = usdToCredits(order.pricing.level0Usd);
 	const credits =
@@ -72,6 +73,7 @@ export function emitLines(world: World, order: OrderRecord, credits: number, cou
 	}
 }
 
+/** One provider run: a consumption line and its credits spent (seeding passes `atMs` to back-date it). */
 export function addConsumptionLine(
 	world: World,
 	order: OrderRecord,

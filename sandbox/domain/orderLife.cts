@@ -86,6 +86,7 @@ export function createOrder(world: World, input: NewOrder): OrderRecord {
 	return order;
 }
 
+/** Schedules the plan's next step; a step scheduled before the plan was replaced (new generation) does nothing. */
 export function scheduleNext(world: World, order: OrderRecord): void {
 	const step = order.life.plan[order.life.next];
 	if (!step) return;
@@ -102,7 +103,7 @@ function runNextStep(world: World, order: OrderRecord): void {
 	if (applyStep(world, order, step.kind)) order.life.next += 1;
 }
 
-/** Stops whatever is scheduled for the order. */
+/** Stops whatever is scheduled for the order and puts `plan` (default: none) in its place. */
 export function cancelPlan(order: OrderRecord, plan: PlanStep[] = []): void {
 	order.life.generation += 1;
 	order.life.plan = plan;
@@ -170,6 +171,7 @@ function applyStep(world: World, order: OrderRecord, kind: StepKind): boolean {
 export const AI_ACTOR_ID = 'ollang-ai-pipeline';
 export const SYSTEM_ACTOR_ID = 'ollang-system';
 
+/** Logs a delivery event unless the order logs none; `force` logs it anyway (events a test appends on purpose). */
 export function appendEvent(
 	world: World,
 	order: OrderRecord,

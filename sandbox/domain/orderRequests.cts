@@ -6,10 +6,11 @@ import { recordLedger, reviewCostCredits, usdToCredits } from './wallet.cts';
 
 /**
  * What a client asks of a live order: human review (request, cancel, assign a translator), cancel, rerun.
- * Each replaces the order's remaining plan. Cancel and rerun follow the public docs; the sandbox's reading is in
+ * Each request replaces what remains of the order's plan. Cancel and rerun follow the public docs; the sandbox's reading is in
  * sandbox/README.md.
  */
 
+/** Level 1 from now: charges the human-review portion and assigns a translator at once, then the review steps run. */
 export function requestHumanReview(world: World, order: OrderRecord): void {
 	order.level = 1;
 	order.status = 'ongoing';
@@ -34,7 +35,7 @@ export function assignTranslator(world: World, order: OrderRecord, translatorId:
 	scheduleNext(world, order);
 }
 
-/** Returns the refunded amount in credits. */
+/** Back to a completed level-0 order, the human-review portion refunded. Returns the refund in credits. */
 export function cancelHumanReview(world: World, order: OrderRecord): number {
 	const refund = reviewCostCredits(order.pricing);
 	order.level = 0;
