@@ -103,10 +103,31 @@ export async function readWorkflowStaticData(baseUrl, cookie, workflowId) {
 	return staticData ?? {};
 }
 
-/** Publishes (activates) a workflow in a running n8n, as the editor's Publish button does (its current version). */
+/**
+ * Publishes (activates) a workflow in a running n8n, as the editor's Publish button does (its current version).
+ * n8n 2.40 answers once the publication is recorded; its webhooks and triggers follow shortly after
+ * (callProductionWebhook waits for a webhook).
+ */
 export async function activateWorkflow(baseUrl, cookie, id) {
 	const { versionId } = await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(id)}`);
 	return await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId });
+}
+
+/**
+ * A request to a published workflow's production webhook (`/webhook/<path>`), sent again while n8n answers that the
+ * webhook "is not registered": n8n 2.40 publishes through an outbox (workflows.useWorkflowPublicationService), so
+ * the publish request is answered before the webhook is registered. Such an answer started nothing, so sending
+ * again is safe. Answers `{ status, text }` of the first other answer; throws after `timeoutMs`.
+ */
+export async function callProductionWebhook(baseUrl, pathname, init = {}, { timeoutMs = 60_000 } = {}) {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await n8nFetch(new URL(`/webhook/${pathname}`, baseUrl), init);
+		const text = await response.text();
+		if (response.status !== 404 || !text.includes('is not registered')) return { status: response.status, text };
+		if (Date.now() > until) throw new Error(`the webhook ${pathname} was not registered within ${timeoutMs / 1000} s of its workflow's publication: ${text.slice(0, 300)}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
 
 /**

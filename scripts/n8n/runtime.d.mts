@@ -173,6 +173,8 @@ export function readExecutions(baseUrl: string, cookie: string, workflowId: stri
 export function readExecutionSummaries(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<Array<Omit<N8nExecution, 'data'>>>;
 
 export function activateWorkflow(baseUrl: string, cookie: string, id: string): Promise<unknown>;
+/** A published workflow's production webhook, sent again while n8n still answers that it is not registered. */
+export function callProductionWebhook(baseUrl: string, pathname: string, init?: RequestInit, options?: { timeoutMs?: number }): Promise<{ status: number; text: string }>;
 
 export interface InstalledCommunityPackage {
 	packageName: string;

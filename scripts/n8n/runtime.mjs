@@ -35,6 +35,7 @@ export { buildPackageTarball, packAndInstall, packageSourceHash } from './packag
 export { startN8n, startN8nWorker } from './server.mjs';
 export {
 	activateWorkflow,
+	callProductionWebhook,
 	communityPackages,
 	createWorkflow,
 	deleteWorkflow,

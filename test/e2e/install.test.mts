@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
 	activateWorkflow,
 	buildPackageTarball,
+	callProductionWebhook,
 	communityPackages,
 	createWorkflow,
 	listLoadedNodeTypes,
@@ -102,10 +103,10 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		assert.equal(types.includes(OLLANG_NODE), false, `${what}: no Ollang node type loaded`);
 	}
 
+	/** A published webhook workflow's answer (its publication may still be under way: callProductionWebhook). */
 	async function webhook(pathname: string): Promise<unknown> {
-		const response = await n8nFetch(new URL(`/webhook/${pathname}`, server!.url));
-		const text = await response.text();
-		assert.equal(response.status, 200, `GET /webhook/${pathname}: ${text.slice(0, 500)}`);
+		const { status, text } = await callProductionWebhook(server!.url, pathname);
+		assert.equal(status, 200, `GET /webhook/${pathname}: ${text.slice(0, 500)}`);
 		return JSON.parse(text);
 	}
 

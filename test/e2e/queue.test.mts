@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { REPO_ROOT, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { REPO_ROOT, callProductionWebhook, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
 import { QUEUE_WORKERS, startQueueServices, workerOfExecution, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
 import {
 	EVERY_DELIVERY_EVENT,
@@ -104,8 +104,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 
 		await sandbox.clearRequests();
 		for (const { path } of webhooks) {
-			const answer = await fetch(`${main.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-			assert.equal(answer.status, 200, `webhook ${path}: ${answer.status} ${await answer.text()}`);
+			const answer = await callProductionWebhook(main.url, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			assert.equal(answer.status, 200, `webhook ${path}: ${answer.status} ${answer.text}`);
 		}
 		// The sandbox's clock stands still: once the memory import has arrived, it moves on so the job can finish.
 		await waitFor('the memory import request', async () => (await sandbox.requests()).some((request) => request.method === 'POST' && /\/items\/import$/.test(request.path)), {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
-import { readExecutions, restRequest, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { callProductionWebhook, readExecutions, restRequest, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import { byId, N8nUserFolder, OLLANG_NODE, outputOf, SANDBOX_CREDENTIALS, SandboxClient, testCredentials, waitFor, type WorkflowJson } from './harness.mts';
 
 type Json = Record<string, unknown>;
@@ -143,16 +143,12 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 			await sandbox.admin('POST', 'faults', { method: 'POST', path: action.path(orderIds[FAILING_ITEM]), kind: 'status', status: 500, when: 'after', times: 1 });
 
 			// n8n answers 404 (and starts nothing) until it has registered the published workflows' webhooks.
-			await waitFor(`the webhook ${path}`, async () => {
-				const answer = await fetch(`${main!.url}/webhook/${path}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ orders: orderIds.map((orderId) => ({ orderId })) }),
-				});
-				if (answer.status === 404) return undefined;
-				assert.equal(answer.status, 200, `webhook ${path}: ${answer.status}`);
-				return true;
+			const answer = await callProductionWebhook(main!.url, path, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ orders: orderIds.map((orderId) => ({ orderId })) }),
 			});
+			assert.equal(answer.status, 200, `webhook ${path}: ${answer.status} ${answer.text.slice(0, 300)}`);
 
 			let finished: N8nExecution;
 			let executions: number;
