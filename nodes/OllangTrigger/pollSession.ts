@@ -51,7 +51,11 @@ export class PollSession {
 
 	transientError: Error | undefined;
 
-	/** The latest service time (Date header) of the answers this poll read: when it last checked anything. */
+	/**
+	 * The earliest service time (Date header) of the answers this poll read: when it began to look. What happened
+	 * after it may have escaped this poll (an order created after its listing, while it still read details), so an
+	 * edit starts what it newly watches from here, never from the poll's last answer.
+	 */
 	serviceTime: number | undefined;
 
 	constructor(ctx: IPollFunctions) {
@@ -72,7 +76,7 @@ export class PollSession {
 
 	noteAnswer(headers: Record<string, string>): void {
 		const time = parseHttpDate(headers.date);
-		if (time !== undefined) this.serviceTime = Math.max(this.serviceTime ?? time, time);
+		if (time !== undefined) this.serviceTime = Math.min(this.serviceTime ?? time, time);
 	}
 }
 
@@ -100,8 +104,8 @@ export async function fetchServiceTime(this: IPollFunctions, session: PollSessio
 }
 
 /**
- * Moves the state's `serviceTime` (the last poll, from which what an edit newly watches starts) to the last answer
- * this poll read. A poll that read nothing asks the service for its time, unless it stopped early.
+ * Moves the state's `serviceTime` (the last poll, from which what an edit newly watches starts) to when this poll
+ * began to look (its first answer). A poll that read nothing asks the service for its time, unless it stopped early.
  */
 export async function recordPollTime(this: IPollFunctions, state: { serviceTime: number }, session: PollSession): Promise<void> {
 	if (session.serviceTime === undefined && session.open) {

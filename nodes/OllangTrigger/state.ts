@@ -42,7 +42,7 @@ export interface TriggerState {
 	config: string;
 	/** Service time (ms) of the baseline: events and job completions after it are new. 0: emit existing ones too. */
 	since: number;
-	/** Service time (ms) of the last poll; the next poll's window is measured from it. */
+	/** Service time (ms) of the last poll's first answer (when it began to look): the next window and edits start there. */
 	serviceTime: number;
 	/** Lower bound of the listing (ms); never decreases, so a dropped order cannot come back without its cursor. */
 	windowStart: number;
