@@ -61,10 +61,11 @@ export function failuresOfJest(file) {
 	const report = JSON.parse(readFileSync(file, 'utf8'));
 	const failures = [];
 	for (const suite of report.testResults ?? []) {
+		const file = suite.name.replace(/^.*\/test\//, 'test/');
 		const failedAssertions = (suite.assertionResults ?? []).filter((assertion) => assertion.status === 'failed');
-		for (const assertion of failedAssertions) failures.push({ name: `${suite.name.replace(/^.*\/test\//, 'test/')} > ${assertion.fullName}`, error: (assertion.failureMessages ?? []).join('\n') });
+		for (const assertion of failedAssertions) failures.push({ name: `${file} > ${assertion.fullName}`, error: (assertion.failureMessages ?? []).join('\n') });
 		// A suite that failed to run (a syntax error, a hook) has a message and no failed assertion.
-		if (failedAssertions.length === 0 && suite.status === 'failed') failures.push({ name: suite.name.replace(/^.*\/test\//, 'test/'), error: suite.message ?? '' });
+		if (failedAssertions.length === 0 && suite.status === 'failed') failures.push({ name: file, error: suite.message ?? '' });
 	}
 	return failures;
 }
