@@ -71,6 +71,9 @@ test('a top-level failure', () => { throw new Error('first line\\nsecond line');
 		const failures = callFailures('failuresOfJest', report) as Array<{ name: string; error: string }>;
 		const byName = Object.fromEntries(failures.map((failure) => [path.basename(failure.name.split(' > ')[0]), failure]));
 		expect(Object.keys(byName).sort()).toEqual(['broken.test.js', 'counts.test.js']);
+		// Exactly the failed assertion and the suite that could not load: the passing `holds` is not reported.
+		expect(failures).toHaveLength(2);
+		expect(failures.some((failure) => failure.name.endsWith('counts holds'))).toBe(false);
 		expect(byName['counts.test.js'].name).toMatch(/ > counts adds$/);
 		expect(byName['counts.test.js'].error).toContain('Expected: 3');
 		expect(byName['broken.test.js'].error).toContain('does-not-exist');
