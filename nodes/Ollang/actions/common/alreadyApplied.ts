@@ -2,15 +2,20 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ErrorHints } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
+import { ItemLedger, mayHaveApplied } from './itemLedger';
 import { asNodeError } from './outcomes';
 import { isRecord } from './responses';
 import { records } from './simplify';
 
 // A write repeated by n8n's Retry or Retry On Fail meets the state its first run left: the API then refuses it
-// ("this order is ongoing", "already cancelled", "not found"). Where the API's state shows the effect, such an
-// answer is checked against that state, and an item whose effect is there succeeds with alreadyApplied true.
+// ("this order is ongoing", "already cancelled", "not found"). Where this node sent the item before in the run being
+// retried (its ledger says so) and the API's state shows the effect, the item succeeds with alreadyApplied true.
+// Anywhere else the refusal is the answer: a mistyped ID, an order that never had a review, a repeat on purpose.
 
 export interface ConfirmableWrite {
+	/** The operation and the request as sent: what names the item in its ledger. */
+	operation: string;
+	request: unknown;
 	/** Sends the write; returns the item's output json. */
 	send(): Promise<IDataObject>;
 	/** HTTP statuses of the answers that may mean "already done". */
@@ -25,16 +30,33 @@ function statusOf(error: unknown): number | undefined {
 }
 
 export async function sendOrConfirm(ctx: IExecuteFunctions, itemIndex: number, write: ConfirmableWrite): Promise<IDataObject> {
+	const ledger = ItemLedger.forItem(ctx, itemIndex, write.operation, write.request);
+	const earlier = await ledger.begin();
+	const now = Date.now();
+	ledger.sending(now);
 	try {
-		return await write.send();
+		const result = await write.send();
+		await ledger.applied(now, result);
+		return result;
 	} catch (error) {
 		const refused = asNodeError(ctx, error, itemIndex);
 		const status = statusOf(refused);
-		if (status === undefined || !write.refusals.includes(status)) throw refused;
+		const mayBeRepeat = earlier.kind !== 'none' && status !== undefined && write.refusals.includes(status);
 		// When the state cannot be read, the API's own answer is the truest thing to show.
-		const applied = await write.confirm().catch(() => undefined);
-		if (applied === undefined) throw refused;
-		return { ...applied, alreadyApplied: true };
+		const applied = mayBeRepeat ? await write.confirm().catch(() => undefined) : undefined;
+		if (applied === undefined) {
+			if (!mayHaveApplied(refused)) await ledger.notApplied();
+			throw refused;
+		}
+		const at = earlier.kind !== 'none' ? earlier.record?.at : undefined;
+		const execution = earlier.kind !== 'none' ? earlier.record?.execution : undefined;
+		await ledger.applied(at ?? now, applied, execution);
+		return {
+			...applied,
+			alreadyApplied: true,
+			...(at !== undefined ? { appliedAt: new Date(at).toISOString() } : {}),
+			...(execution ? { appliedInExecution: execution } : {}),
+		};
 	}
 }
 
@@ -72,6 +94,8 @@ export interface ConfirmableDelete {
 /** A DELETE whose 404 (a repeat: already deleted) is checked against a read: gone reads as applied. */
 export async function deleteOrConfirmGone(ctx: IExecuteFunctions, itemIndex: number, target: ConfirmableDelete): Promise<IDataObject> {
 	return await sendOrConfirm(ctx, itemIndex, {
+		operation: 'delete',
+		request: { method: 'DELETE', path: target.path },
 		send: async () => {
 			await apiRequest.call(ctx, {
 				method: 'DELETE',

@@ -72,6 +72,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 	};
 	const json = await sendOrConfirm(this, itemIndex, {
+		operation: 'customInstruction.create',
+		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
 		// A repeat answers 409 (the key exists): applied when the instruction under this key says what was asked.
 		refusals: [409],

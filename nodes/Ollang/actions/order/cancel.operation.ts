@@ -26,6 +26,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const applied = { success: true, orderId, cancelled: true };
 	const json = await sendOrConfirm(this, itemIndex, {
+		operation: 'order.cancel',
+		request: { orderId },
 		send: async () => {
 			await cancelOrder.call(this, orderId, itemIndex);
 			return applied;

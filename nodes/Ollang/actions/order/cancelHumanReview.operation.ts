@@ -33,6 +33,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 	};
 	const json = await sendOrConfirm(this, itemIndex, {
+		operation: 'order.cancelHumanReview',
+		request: { path: request.path },
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
 		// A repeat is refused as "not level 1": the review was cancelled, the order is level 0 again.
 		refusals: [400],

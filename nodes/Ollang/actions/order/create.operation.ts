@@ -7,6 +7,7 @@ import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkId, checkOption, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
+import { records } from '../common/simplify';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
@@ -197,9 +198,41 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: 'once',
 		itemIndex,
 	};
+	const languagesAsked = targetLanguageConfigs.map((config) => String(config.language));
+	// The project's newest orders of this type: an order there that was not there before sending, of a language asked
+	// for and made by no other item, was made by this request.
+	const newestOrders = async (): Promise<IDataObject[]> =>
+		records(
+			(
+				(await apiRequest.call(this, {
+					method: 'GET',
+					path: '/integration/orders',
+					qs: {
+						'filter[projectId]': projectId,
+						'filter[type]': orderType,
+						'pageOptions[orderBy]': 'createdAt',
+						'pageOptions[orderDirection]': 'desc',
+						'pageOptions[take]': 50,
+					},
+					retry: 'safe',
+					itemIndex,
+				})) as IDataObject
+			)?.data,
+		);
 	const json = await sendOnce(this, itemIndex, 'order.create', {
 		request: { path: request.path, body },
 		send: async () => requireList.call(this, request, await apiRequest.call(this, request)),
+		readBefore: async () => ({ orderIds: (await newestOrders()).map((order) => String(order.id)) }),
+		settle: async ({ before, claimed }) => {
+			if (!Array.isArray(before?.orderIds)) return undefined;
+			const known = new Set([...(before.orderIds as string[]), ...claimed]);
+			const made = (await newestOrders()).filter((order) => !known.has(String(order.id)));
+			const found = languagesAsked.map((language) => made.find((order) => order.targetLanguage === language));
+			if (found.every((order) => order === undefined)) return { notApplied: true };
+			if (found.some((order) => order === undefined)) return undefined;
+			return { applied: found.map((order) => ({ orderId: order?.id, orderType: order?.type })) };
+		},
+		identity: { projectId, orderType },
 	});
 	return toResults(json);
 }

@@ -26,6 +26,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const applied = { success: true, orderId, humanReviewRequested: true };
 	const json = await sendOrConfirm(this, itemIndex, {
+		operation: 'order.requestHumanReview',
+		request: { orderId },
 		send: async () => {
 			await apiRequest.call(this, {
 				method: 'POST',

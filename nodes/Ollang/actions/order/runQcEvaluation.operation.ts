@@ -196,11 +196,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['evalId']) }),
 		// The order shows its latest evaluation: one that is not the evaluation seen before sending was started by it.
 		readBefore: async () => ({ latestEvaluationId: await latestEvaluationId() }),
-		confirm: async (before) => {
+		// Before sending, the latest evaluation's id was read: another one now was started by the lost request.
+		settle: async ({ before }) => {
 			if (before === undefined) return undefined;
 			const latest = await latestEvaluationId();
-			return latest !== null && latest !== before.latestEvaluationId ? { orderId, evalId: latest } : undefined;
+			return latest !== null && latest !== before.latestEvaluationId ? { applied: { orderId, evalId: latest } } : { notApplied: true };
 		},
+		identity: { orderId },
 	});
 	return toResults(json);
 }
