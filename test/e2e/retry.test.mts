@@ -1,9 +1,11 @@
-// A failed execution retried in a real n8n: ten orders through Request Human Review and ten through Run QC
-// Evaluation, production executions (a Webhook in front), the sandbox applying the sixth item and then answering
+// A retry is not a repeat, in a real n8n. A failed execution: ten orders through Request Human Review and ten through
+// Run QC Evaluation, production executions (a Webhook in front), the sandbox applying the sixth item and then answering
 // 500. The execution fails; it is retried through n8n's REST API as the executions list's Retry does
 // (POST /rest/executions/:id/retry, "with the currently saved workflow" and "with the original workflow"), and with
 // the node's Retry On Fail. Every order must end with exactly one human review / one evaluation, the credits spent
-// must be those ten actions', and the retried execution must succeed. One n8n process serves every case.
+// must be those ten actions', and the retried execution must succeed. A deliberate second execution (Rerun, Run QC
+// Evaluation, Order > Create) applies again; an Idempotency Key repeated by a second webhook applies once; Order >
+// Create's lost answer is settled from the project's orders by the retry. One n8n process serves every case.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -24,13 +26,11 @@ interface Action {
 	path: (orderId: string) => string;
 	/** What the sandbox's ledger records for one application. */
 	ledgerKind: string;
-	/** A repeat is refused by the API and the order's state shows the effect (no memory of earlier runs needed). */
-	settledByState: boolean;
 }
 
 const ACTIONS: Action[] = [
-	{ name: 'Request Human Review', operation: 'requestHumanReview', path: (id) => `/integration/orders/${id}/human-review`, ledgerKind: 'humanReview', settledByState: true },
-	{ name: 'Run QC Evaluation', operation: 'runQcEvaluation', path: (id) => `/integration/orders/${id}/qc`, ledgerKind: 'qcEvaluation', settledByState: false },
+	{ name: 'Request Human Review', operation: 'requestHumanReview', path: (id) => `/integration/orders/${id}/human-review`, ledgerKind: 'humanReview' },
+	{ name: 'Run QC Evaluation', operation: 'runQcEvaluation', path: (id) => `/integration/orders/${id}/qc`, ledgerKind: 'qcEvaluation' },
 ];
 
 type Recovery = 'retry (saved workflow)' | 'retry (original workflow)' | 'Retry On Fail';
@@ -81,6 +81,47 @@ function actionWorkflow(id: string, action: Action, retryOnFail: boolean): { wor
 	return { workflow, path };
 }
 
+/** Webhook (its body's items) -> Split Out -> the Ollang node with these parameters. */
+function itemsWorkflow(id: string, name: string, parameters: Json): { workflow: WorkflowJson; path: string } {
+	const path = `repeat-${id}`;
+	const workflow: WorkflowJson = {
+		id,
+		name,
+		nodes: [
+			{ id: `${id}-hook`, name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), position: [0, 0], parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
+			{ id: `${id}-split`, name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [240, 0], parameters: { fieldToSplitOut: 'body.items', options: {} } },
+			{ id: `${id}-ollang`, name: NODE_NAME, type: OLLANG_NODE, typeVersion: 2, position: [480, 0], parameters, credentials: { ollangApi: SANDBOX_CREDENTIALS.owner } },
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+	return { workflow, path };
+}
+
+const REPEAT_WORKFLOWS = {
+	rerun: itemsWorkflow('e2eRepeatRerun00', 'Rerun on request', { resource: 'order', operation: 'rerun', orderId: byId('={{ $json.orderId }}') }),
+	qc: itemsWorkflow('e2eRepeatQc00000', 'QC on request', { resource: 'order', operation: 'runQcEvaluation', orderId: byId('={{ $json.orderId }}') }),
+	create: itemsWorkflow('e2eRepeatCreate0', 'Create on request', {
+		resource: 'order',
+		operation: 'create',
+		projectId: '={{ $json.projectId }}',
+		orderType: 'document',
+		level: 0,
+		targetLanguages: { language: [{ code: '={{ $json.language }}', isRush: false }] },
+	}),
+	keyedQc: itemsWorkflow('e2eRepeatKeyed00', 'QC once per event', {
+		resource: 'order',
+		operation: 'runQcEvaluation',
+		orderId: byId('={{ $json.orderId }}'),
+		idempotencyKey: '={{ $json.eventId }}',
+	}),
+};
+
 describe('a failed execution retried in a real n8n applies nothing twice', { timeout: 15 * 60_000 }, () => {
 	let sandbox: SandboxClient;
 	let n8n: N8nUserFolder;
@@ -100,8 +141,9 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 				workflows.set(workflowKey(action, retryOnFail), actionWorkflow(`e2eRetry${index}${retryOnFail ? 'Rof' : 'Lst'}0000`, action, retryOnFail));
 			}
 		});
-		await n8n.importWorkflows([...workflows.values()].map(({ workflow }) => workflow));
-		for (const { workflow } of workflows.values()) await n8n.publish(workflow.id);
+		const all = [...workflows.values(), ...Object.values(REPEAT_WORKFLOWS)];
+		await n8n.importWorkflows(all.map(({ workflow }) => workflow));
+		for (const { workflow } of all) await n8n.publish(workflow.id);
 		main = await n8n.start();
 		cookie = await signIn(main.url);
 	});
@@ -180,13 +222,6 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 			);
 			const entries = (await ledger()).filter((entry) => entry.kind === action.ledgerKind && orderIds.includes(entry.orderId));
 			const perOrder = orderIds.map((orderId) => entries.filter((entry) => entry.orderId === orderId).length);
-			if (recovery === 'retry (original workflow)' && !action.settledByState) {
-				// Not protected: n8n runs this retry with the static data stored when the failed execution started,
-				// which cannot hold what that execution applied; the first six are sent again (README, Retries).
-				assert.deepEqual(perOrder, orderIds.map((_, index) => (index <= FAILING_ITEM ? 2 : 1)), `${action.ledgerKind} per order`);
-				figures.push(`${action.name}, ${recovery}: NOT protected, actions applied ${entries.length} for ${ORDERS_PER_RUN} orders, executions 2`);
-				return;
-			}
 			assert.deepEqual(perOrder, Array(ORDERS_PER_RUN).fill(1), `${action.ledgerKind} per order`);
 			const spent = (await usedCredits()) - creditsBefore;
 			const charged = entries.reduce((sum, entry) => sum + entry.credits, 0);
@@ -201,4 +236,101 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 			figures.push(`${action.name}, ${recovery}: actions applied ${entries.length} for ${ORDERS_PER_RUN} orders, credits spent ${spent} (= the ten actions' ${charged}), executions ${executions}, final status ${finished.status}`);
 		});
 	}
+
+	/** Calls the workflow's webhook with these items and waits for its execution to finish. */
+	const runItems = async (entry: { workflow: WorkflowJson; path: string }, items: Json[]): Promise<N8nExecution> => {
+		const before = (await readExecutions(main!.url, cookie, entry.workflow.id)).length;
+		const answer = await callProductionWebhook(main!.url, entry.path, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items }),
+		});
+		assert.equal(answer.status, 200, `webhook ${entry.path}: ${answer.status} ${answer.text.slice(0, 300)}`);
+		return (await finishedExecutions(entry.workflow.id, before + 1))[before];
+	};
+	const completedOrders = async (count: number) =>
+		(await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count, type: 'subtitle', level: 0, status: 'completed', progress: false })).map((row) => row.orderId);
+	/** Requests to a path the service answered with success: how often it applied the action. */
+	const succeeded = async (path: string) => (await sandbox.requests()).filter((record) => record.method === 'POST' && record.path === path && (record.status ?? 500) < 300).length;
+
+	for (const [label, key, path] of [
+		['Rerun', 'rerun', (id: string) => `/integration/orders/${id}/rerun`],
+		['Run QC Evaluation', 'qc', (id: string) => `/integration/orders/${id}/qc`],
+	] as const) {
+		it(`${label} asked again on purpose (a second webhook execution, after the first is delivered) is applied again`, async () => {
+			const entry = REPEAT_WORKFLOWS[key];
+			const orderIds = await completedOrders(3);
+			const items = orderIds.map((orderId) => ({ orderId }));
+
+			const first = await runItems(entry, items);
+			await sandbox.advanceClock(7 * 24 * 60);
+			const second = await runItems(entry, items);
+
+			assert.equal(first.status, 'success');
+			assert.equal(second.status, 'success', JSON.stringify(second.data.resultData.error ?? {}));
+			assert.deepEqual(outputOf(second, NODE_NAME).map((item) => (item.json as Json).alreadyApplied), [undefined, undefined, undefined]);
+			const perOrder = await Promise.all(orderIds.map(async (id) => await succeeded(path(id))));
+			assert.deepEqual(perOrder, [2, 2, 2], `${label} applied per order`);
+			figures.push(`${label}, asked again on purpose: applied ${perOrder.reduce((a, b) => a + b, 0)} for 3 orders x 2 executions`);
+		});
+	}
+
+	it('Order > Create asked again on purpose (the same project and language, a second webhook execution) creates again', async () => {
+		const { projects } = await sandbox.fixtures();
+		const items = ['de', 'fr'].map((language) => ({ projectId: projects.writable, language }));
+		const count = async () => (await sandbox.requests()).filter((record) => record.method === 'POST' && record.path === '/integration/orders/create' && record.status === 201).length;
+		const before = await count();
+
+		const first = await runItems(REPEAT_WORKFLOWS.create, items);
+		const second = await runItems(REPEAT_WORKFLOWS.create, items);
+
+		assert.equal(first.status, 'success');
+		assert.equal(second.status, 'success', JSON.stringify(second.data.resultData.error ?? {}));
+		assert.equal((await count()) - before, 4, 'two orders per execution');
+		figures.push(`Order > Create, asked again on purpose: ${(await count()) - before} orders for 2 items x 2 executions`);
+	});
+
+	it('an Idempotency Key repeated by a second webhook (a source re-delivering its event) applies once', async () => {
+		const orderIds = await completedOrders(2);
+		const items = orderIds.map((orderId, index) => ({ orderId, eventId: `evt-${orderId}-${index}` }));
+
+		await runItems(REPEAT_WORKFLOWS.keyedQc, items);
+		const redelivered = await runItems(REPEAT_WORKFLOWS.keyedQc, items);
+
+		assert.equal(redelivered.status, 'success');
+		assert.deepEqual(outputOf(redelivered, NODE_NAME).map((item) => (item.json as Json).alreadyApplied), [true, true]);
+		const perOrder = await Promise.all(orderIds.map(async (id) => await succeeded(`/integration/orders/${id}/qc`)));
+		assert.deepEqual(perOrder, [1, 1]);
+		figures.push(`Run QC Evaluation with an Idempotency Key, delivered twice: applied ${perOrder.reduce((a, b) => a + b, 0)} for 2 events`);
+	});
+
+	it("Order > Create for six languages, the fourth's answer lost after the API created it: n8n's Retry ends with six orders, one per language", async () => {
+		const { projects } = await sandbox.fixtures();
+		const languages = ['ja', 'ko', 'pt', 'it', 'nl', 'sv'];
+		const entry = REPEAT_WORKFLOWS.create;
+		const projectOrders = async () =>
+			(await sandbox.requests()).filter((record) => record.method === 'POST' && record.path === '/integration/orders/create' && record.status === 201).length;
+		const createdBefore = await projectOrders();
+		await sandbox.admin('POST', 'faults', { method: 'POST', path: '/integration/orders/create', kind: 'status', status: 500, when: 'after', skip: 3, times: 1 });
+
+		const failed = await runItems(entry, languages.map((language) => ({ projectId: projects.writable, language })));
+		assert.equal(failed.status, 'error');
+		const before = (await readExecutions(main!.url, cookie, entry.workflow.id)).length;
+		const retried = (await restRequest(main!.url, cookie, 'POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: true })) as Json;
+		const finished = (await finishedExecutions(entry.workflow.id, before + 1))[before];
+		assert.equal(finished.id, String(retried.id));
+
+		assert.equal(finished.status, 'success', JSON.stringify(finished.data.resultData.error ?? {}));
+		const output = outputOf(finished, NODE_NAME).map((item) => item.json as Json);
+		assert.deepEqual(output.map((json) => json.alreadyApplied === true), [true, true, true, true, false, false]);
+		const orders = await sandbox.get<{ data: Array<{ id: string; targetLanguage: string }> }>('/integration/orders', {
+			query: { 'filter[projectId]': projects.writable, 'filter[type]': 'document', 'pageOptions[take]': 50 },
+		});
+		const made = orders.data.filter((order) => languages.includes(order.targetLanguage));
+		assert.deepEqual(made.map((order) => order.targetLanguage).sort(), [...languages].sort(), 'one order per language');
+		// The fourth's answer was a 500, yet the API made it: six creates reached the service, none twice.
+		assert.equal((await projectOrders()) - createdBefore, 5, 'five 201 answers (the fourth was answered 500)');
+		assert.equal(output[3].orderId, made.find((order) => order.targetLanguage === 'it')?.id);
+		figures.push(`Order > Create x 6 languages, the fourth's answer lost, Retry (saved workflow): ${made.length} orders, one per language, retried execution ${finished.status}`);
+	});
 });

@@ -65,13 +65,18 @@ describe('Custom Instruction > Create, Get Many, Get, Update, Delete', () => {
 		expect(sandbox().requests.count({ method: 'POST' })).toBe(1);
 	});
 
-	it('the same instruction created again (a retry) reads as already applied, with its ID', async () => {
-		const first = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }));
+	it("created, its answer lost: n8n's Retry finds it (409, the list holds it) and reads as already applied, with its ID; asked again in a new execution, the 409 is the answer", async () => {
+		sandbox().faults.add({ method: 'POST', kind: 'drop', when: 'after', times: 1 });
+		const lost = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }), { staticData: {} });
 
-		const again = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }));
+		const retried = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }), { retryOf: lost, staticData: {} });
+		const again = await run(sandbox(), op('create', { key: 'retried_key', value: 'Same.' }), { staticData: {} });
 
-		expect(again.json).toEqual([{ ...first.json[0], alreadyApplied: true }]);
-		expect([...sandbox().state.customInstructions.values()].filter((instruction) => instruction.key === 'retried_key')).toHaveLength(1);
+		const made = [...sandbox().state.customInstructions.values()].filter((instruction) => instruction.key === 'retried_key');
+		expect(made).toHaveLength(1);
+		expect(failure(lost).description).toContain('may have been applied');
+		expect(retried.json).toEqual([expect.objectContaining({ id: made[0].id, key: 'retried_key', alreadyApplied: true })]);
+		expect(failure(again).httpCode).toBe('409');
 	});
 
 	it('Get picks the instruction by ID from the list; an unknown ID fails naming the field', async () => {
@@ -103,15 +108,15 @@ describe('Custom Instruction > Create, Get Many, Get, Update, Delete', () => {
 		expect(sandbox().requests.count()).toBe(0);
 	});
 
-	it('Delete removes it (204) and outputs a confirmation; a second delete reads as already applied', async () => {
+	it('Delete removes it (204) and outputs a confirmation; a second delete in a new execution is the API\'s 404', async () => {
 		const target = instructions().find((instruction) => instruction.key === 'brand_names')!;
 
 		const deleted = await run(sandbox(), op('delete', { instructionId: target.id }));
 		expect(deleted.json).toEqual([{ success: true, instructionId: target.id, deleted: true }]);
 		expect(sandbox().state.customInstructions.has(target.id)).toBe(false);
 
-		// A second delete (a retry) answers 404; the list no longer holds it: already applied.
+		// Deleting it again in a new execution (a mistyped or stale ID reads the same): the API's 404 is the answer.
 		const again = await run(sandbox(), op('delete', { instructionId: target.id }));
-		expect(again.json).toEqual([{ success: true, instructionId: target.id, deleted: true, alreadyApplied: true }]);
+		expect(failure(again).httpCode).toBe('404');
 	});
 });

@@ -175,16 +175,19 @@ describe('Folder > Upload Document', () => {
 });
 
 describe('Folder > Delete Document', () => {
-	it('removes the document; removing it again (a 404, and the folder no longer lists it) reads as already applied', async () => {
+	it("removes the document, its answer lost: n8n's Retry (a 404, and the folder no longer lists it) reads as already applied; removing it again in a new execution is the 404", async () => {
 		const folderId = sandbox().fixtures.folders.writable;
 		const documentId = sandbox().fixtures.folderDocs.writable[0];
+		sandbox().faults.add({ method: 'DELETE', kind: 'drop', when: 'after', times: 1 });
 
-		const result = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }));
+		const lost = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }), { staticData: {} });
+		const retried = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }), { retryOf: lost, staticData: {} });
 		const again = await run(sandbox(), folderOp('removeDocument', folderId, { documentId }));
 
-		expect(result.json).toEqual([{ success: true, folderId, documentId, removed: true }]);
+		expect(failure(lost).description).toContain('may have been applied');
 		expect(sandbox().state.folderDocs.has(documentId)).toBe(false);
-		expect(again.json).toEqual([{ success: true, folderId, documentId, removed: true, alreadyApplied: true }]);
+		expect(retried.json).toEqual([{ success: true, folderId, documentId, removed: true, alreadyApplied: true }]);
+		expect(failure(again).httpCode).toBe('404');
 	});
 
 	it('a 404 for an unknown folder stays an error in the API\'s words', async () => {

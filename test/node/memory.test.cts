@@ -71,18 +71,30 @@ describe('memory operations on a sandbox the tests drive', () => {
 	});
 
 	describe('Memory > Delete', () => {
-		it('turns the 204 into a useful item; a second delete (404, and a read finds it gone) reads as already applied', async () => {
+		it("turns the 204 into a useful item; its answer lost, n8n's Retry (404, and a read finds it gone) reads as already applied", async () => {
 			const created = await run(sandbox(), memory('create', { title: 'Short-lived' }));
+			const memoryId = String(created.json[0].id);
+			sandbox().faults.add({ method: 'DELETE', kind: 'drop', when: 'after', times: 1 });
+
+			const lost = await run(sandbox(), memory('delete', { memoryId: byId(memoryId) }), { staticData: {} });
+			sandbox().requests.reset();
+			const retried = await run(sandbox(), memory('delete', { memoryId: byId(memoryId) }), { retryOf: lost, staticData: {} });
+
+			expect(failure(lost).description).toContain('may have been applied');
+			expect(sandbox().state.memories.has(memoryId)).toBe(false);
+			expect(retried.json).toEqual([{ success: true, memoryId, deleted: true, alreadyApplied: true }]);
+			expect(sandbox().requests.log.map((record) => `${record.method} ${record.status}`)).toEqual(['DELETE 404', 'GET 404']);
+		});
+
+		it('a delete of a memory already gone, in a new execution, is the API\'s 404 (a mistyped ID is not "done")', async () => {
+			const created = await run(sandbox(), memory('create', { title: 'Deleted twice' }));
 			const memoryId = String(created.json[0].id);
 
 			const result = await run(sandbox(), memory('delete', { memoryId: byId(memoryId) }));
-			sandbox().requests.reset();
 			const again = await run(sandbox(), memory('delete', { memoryId: byId(memoryId) }));
 
 			expect(result.json).toEqual([{ success: true, memoryId, deleted: true }]);
-			expect(sandbox().state.memories.has(memoryId)).toBe(false);
-			expect(again.json).toEqual([{ success: true, memoryId, deleted: true, alreadyApplied: true }]);
-			expect(sandbox().requests.log.map((record) => `${record.method} ${record.status}`)).toEqual(['DELETE 404', 'GET 404']);
+			expect(failure(again).httpCode).toBe('404');
 		});
 	});
 

@@ -287,15 +287,18 @@ describe('Order > Request Human Review', () => {
 describe('Order > Cancel Human Review', () => {
 	const cancel = (orderId: string) => ({ resource: 'order', operation: 'cancelHumanReview', orderId: byId(orderId) });
 
-	it('cancels an ongoing level 1 review; a second cancel (a retry) finds the order level 0 and reads as already applied', async () => {
+	it("cancels an ongoing level 1 review, its answer lost: n8n's Retry finds the order level 0 and reads as already applied; a cancel in a new execution is the API's refusal", async () => {
 		const orderId = sandbox().fixtures.orders.level1Ongoing;
+		sandbox().faults.add({ method: 'POST', kind: 'drop', when: 'after', times: 1 });
 
-		const result = await run(sandbox(), cancel(orderId));
-		const second = await run(sandbox(), cancel(orderId));
+		const lost = await run(sandbox(), cancel(orderId), { staticData: {} });
+		const second = await run(sandbox(), cancel(orderId), { retryOf: lost, staticData: {} });
+		const again = await run(sandbox(), cancel(orderId));
 
-		expect(result.json).toEqual([{ success: true, orderId, message: expect.stringContaining('refunded') }]);
+		expect(failure(lost).description).toContain('may have been applied');
 		expect(sandbox().state.orders.get(orderId)).toMatchObject({ level: 0, status: 'completed' });
 		expect(second.json).toEqual([{ success: true, orderId, alreadyApplied: true }]);
+		expect(failure(again).httpCode).toBe('400');
 		expect(sandbox().state.wallet.ledger.filter((entry) => entry.orderId === orderId && entry.kind === 'humanReviewRefund')).toHaveLength(1);
 	});
 
@@ -462,18 +465,28 @@ describe('Order > Get Review Gate Info', () => {
 describe('Order > Cancel', () => {
 	const cancel = (orderId: string) => ({ resource: 'order', operation: 'cancel', orderId: byId(orderId) });
 
-	it('cancels a pending order: the 204 becomes a useful item; a second cancel (409, the order cancelled) reads as already applied', async () => {
+	it("cancels a pending order: the 204 becomes a useful item; a second cancel in a new execution is the API's 409", async () => {
 		const [order] = sandbox().simulate.createOrders(1, { type: 'document', progress: false });
 
 		const result = await run(sandbox(), cancel(order.id));
-		sandbox().requests.reset();
 		const second = await run(sandbox(), cancel(order.id));
 
 		expect(result.error).toBeUndefined();
 		expect(result.json).toEqual([{ success: true, orderId: order.id, cancelled: true }]);
 		expect(sandbox().state.orders.get(order.id)?.status).toBe('cancelled');
-		expect(second.json).toEqual([{ success: true, orderId: order.id, cancelled: true, alreadyApplied: true }]);
-		// The 409, then a read of the order.
+		expect(failure(second).httpCode).toBe('409');
+	});
+
+	it("a cancel whose answer was lost: n8n's Retry (409, then a read of the order) reads as already applied", async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'document', progress: false });
+		sandbox().faults.add({ method: 'POST', kind: 'drop', when: 'after', times: 1 });
+
+		const lost = await run(sandbox(), cancel(order.id), { staticData: {} });
+		sandbox().requests.reset();
+		const retried = await run(sandbox(), cancel(order.id), { retryOf: lost, staticData: {} });
+
+		expect(failure(lost).description).toContain('may have been applied');
+		expect(retried.json).toEqual([{ success: true, orderId: order.id, cancelled: true, alreadyApplied: true }]);
 		expect(sandbox().requests.log.map((record) => `${record.method} ${record.status}`)).toEqual(['POST 409', 'GET 200']);
 	});
 

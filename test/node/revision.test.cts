@@ -140,16 +140,22 @@ describe('Revision > Get Many', () => {
 });
 
 describe('Revision > Delete', () => {
-	it('deletes a revision request; deleting it again (404, and the order no longer lists it) reads as already applied', async () => {
+	it("deletes a revision request; its answer lost, n8n's Retry (404, and the order no longer lists it) reads as already applied; deleting it again in a new execution is the 404", async () => {
 		const order = completedOrder();
 		const revisionId = (await run(sandbox(), create(order.id))).json[0].id as string;
 
 		const result = await run(sandbox(), remove(order.id, revisionId));
 		const again = await run(sandbox(), remove(order.id, revisionId));
+		const second = (await run(sandbox(), create(order.id))).json[0].id as string;
+		sandbox().faults.add({ method: 'DELETE', kind: 'drop', when: 'after', times: 1 });
+		const lost = await run(sandbox(), remove(order.id, second), { staticData: {} });
+		const retried = await run(sandbox(), remove(order.id, second), { retryOf: lost, staticData: {} });
 
 		expect(result.json).toEqual([{ success: true, orderId: order.id, revisionId, deleted: true }]);
 		expect(sandbox().state.revisions.has(revisionId)).toBe(false);
-		expect(again.json).toEqual([{ success: true, orderId: order.id, revisionId, deleted: true, alreadyApplied: true }]);
+		expect(failure(again).httpCode).toBe('404');
+		expect(sandbox().state.revisions.has(second)).toBe(false);
+		expect(retried.json).toEqual([{ success: true, orderId: order.id, revisionId: second, deleted: true, alreadyApplied: true }]);
 	});
 
 	it('a 404 for an unknown order stays an error with the hint', async () => {

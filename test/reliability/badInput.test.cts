@@ -90,6 +90,8 @@ const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 /** Run QC Evaluation reads the order (its latest evaluation) before each evaluation, for Retry Protection. */
 const QC_REQUESTS_PER_ITEM = 2;
+/** Order > Create reads the project's newest orders of the type before it sends (what settles a lost answer). */
+const ORDER_CREATE_REQUESTS_PER_ITEM = 2;
 
 const CASES: BadInput[] = [
 	...idProblems.map(([what, bad, problem]): BadInput => ({
@@ -156,18 +158,18 @@ const CASES: BadInput[] = [
 	{ operation: 'consumption.getMany', what: 'limit 0', parameters: { returnAll: false, limit: V }, good: 5, bad: 0, field: 'Limit', problem: /got 0$/ },
 	{ operation: 'consumption.getMany', what: 'an unknown sort field', parameters: { ...list, options: { orderBy: V } }, good: 'occurredAt', bad: 'price', field: 'Sort By', problem: /"price" is not one of/ },
 
-	{ operation: 'order.create', what: 'an empty project id', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: '', field: 'Project ID', problem: /must not be empty/ },
-	{ operation: 'order.create', what: 'a project id with a slash', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: 'p/1', field: 'Project ID', problem: /'\/'/ },
-	{ operation: 'order.create', what: 'an empty language code', parameters: createOrder({ targetLanguages: { language: [{ code: V }] } }), good: 'de', bad: '', field: 'Target Languages > Language Code #1', problem: /^must not be empty$/ },
-	{ operation: 'order.create', what: 'a language listed twice', parameters: createOrder({ targetLanguages: { language: [{ code: 'de' }, { code: V }] } }), good: 'fr', bad: 'DE', field: 'Target Languages', problem: /"DE" is listed twice/ },
-	{ operation: 'order.create', what: 'level 2', parameters: createOrder({ level: V }), good: 0, bad: 2, field: 'Level', problem: /must be 0 \(AI only\) or 1 \(human review\), got 2/ },
-	{ operation: 'order.create', what: 'an unknown order type', parameters: createOrder({ orderType: V }), good: 'document', bad: 'podcast', field: 'Order Type', problem: /"podcast" is not one of: .*subtitle/ },
-	{ operation: 'order.create', what: 'a callback that is not a URL', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'not a url', field: 'Callback URL', problem: /is not a valid URL/ },
-	{ operation: 'order.create', what: 'an ftp callback', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'ftp://hooks.example.com/x', field: 'Callback URL', problem: /must start with http/ },
-	{ operation: 'order.create', what: '21 memories', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => [s.fixtures.memories[0]], bad: Array.from({ length: 21 }, (_, index) => `m${index}`), field: 'Memory Names or IDs', problem: /at most 20 memories per order, got 21/ },
-	{ operation: 'order.create', what: 'a memory id with a slash', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => s.fixtures.memories[1], bad: 'm/1', field: 'Memory Names or IDs', problem: /'\/'/ },
-	{ operation: 'order.create', what: 'an unknown subtype', parameters: createOrder({ orderType: 'cc', additionalFields: { orderSubType: V } }), good: 'closedCaption', bad: 'captions', field: 'Subtype', problem: /"captions" is not one of/ },
-	{ operation: 'order.create', what: 'an unknown dubbing style', parameters: createOrder({ orderType: 'aiDubbing', additionalFields: { dubbingStyle: V } }), good: 'overdub', bad: 'karaoke', field: 'Dubbing Style', problem: /"karaoke" is not one of/ },
+	{ operation: 'order.create', what: 'an empty project id', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: '', field: 'Project ID', problem: /must not be empty/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'a project id with a slash', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: 'p/1', field: 'Project ID', problem: /'\/'/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'an empty language code', parameters: createOrder({ targetLanguages: { language: [{ code: V }] } }), good: 'de', bad: '', field: 'Target Languages > Language Code #1', problem: /^must not be empty$/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'a language listed twice', parameters: createOrder({ targetLanguages: { language: [{ code: 'de' }, { code: V }] } }), good: 'fr', bad: 'DE', field: 'Target Languages', problem: /"DE" is listed twice/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'level 2', parameters: createOrder({ level: V }), good: 0, bad: 2, field: 'Level', problem: /must be 0 \(AI only\) or 1 \(human review\), got 2/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'an unknown order type', parameters: createOrder({ orderType: V }), good: 'document', bad: 'podcast', field: 'Order Type', problem: /"podcast" is not one of: .*subtitle/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'a callback that is not a URL', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'not a url', field: 'Callback URL', problem: /is not a valid URL/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'an ftp callback', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'ftp://hooks.example.com/x', field: 'Callback URL', problem: /must start with http/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: '21 memories', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => [s.fixtures.memories[0]], bad: Array.from({ length: 21 }, (_, index) => `m${index}`), field: 'Memory Names or IDs', problem: /at most 20 memories per order, got 21/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'a memory id with a slash', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => s.fixtures.memories[1], bad: 'm/1', field: 'Memory Names or IDs', problem: /'\/'/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'an unknown subtype', parameters: createOrder({ orderType: 'cc', additionalFields: { orderSubType: V } }), good: 'closedCaption', bad: 'captions', field: 'Subtype', problem: /"captions" is not one of/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'an unknown dubbing style', parameters: createOrder({ orderType: 'aiDubbing', additionalFields: { dubbingStyle: V } }), good: 'overdub', bad: 'karaoke', field: 'Dubbing Style', problem: /"karaoke" is not one of/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
 
 	{ operation: 'content.import', what: 'an empty target language', parameters: { targetLanguage: V, sourceText: 'Save', targetText: 'Speichern' }, good: 'de', bad: '', field: 'Target Language', problem: /must not be empty/, readsAllFirst: true },
 	{ operation: 'content.import', what: 'a unit without source text', parameters: { targetLanguage: 'de', sourceText: V, targetText: 'Speichern' }, good: 'Save', bad: '', field: 'Source Text', problem: /must not be empty/, readsAllFirst: true },
@@ -316,8 +318,6 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 		route: string;
 		parameters: (s: Sandbox, id: string) => INodeParameters;
 		path: (s: Sandbox, id: string) => string;
-		/** A delete: its 404 is checked with a read of this route, and the thing not being there reads as applied. */
-		confirmedBy?: string;
 	}> = [
 		{ operation: 'order.get', route: '/integration/orders/:orderId', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/${id}` },
 		{ operation: 'order.getReviewInfo', route: '/v1/api/client/orders/:orderId/review/info', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/v1/api/client/orders/${id}/review/info` },
@@ -328,9 +328,9 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 		{ operation: 'folder.getOrderLanguagePairs', route: '/integration/folder/:folderId/order-language-pairs', parameters: (_s, id) => ({ folderId: byId(id) }), path: (_s, id) => `/integration/folder/${id}/order-language-pairs` },
 		{ operation: 'folder.listDocuments', route: '/integration/folder/:folderId/docs', parameters: (_s, id) => ({ folderId: byId(id), returnAll: true }), path: (_s, id) => `/integration/folder/${id}/docs` },
 		{ operation: 'customInstruction.update', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id, updateFields: { active: true } }), path: (_s, id) => `/integration/custom-instructions/${id}` },
-		{ operation: 'customInstruction.delete', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id }), path: (_s, id) => `/integration/custom-instructions/${id}`, confirmedBy: '/integration/custom-instructions' },
+		{ operation: 'customInstruction.delete', route: '/integration/custom-instructions/:id', parameters: (_s, id) => ({ instructionId: id }), path: (_s, id) => `/integration/custom-instructions/${id}` },
 		{ operation: 'figmaOrder.getStatus', route: '/integration/orders/figma/:orderId/status', parameters: (_s, id) => ({ orderId: byId(id) }), path: (_s, id) => `/integration/orders/figma/${id}/status` },
-		{ operation: 'folder.removeDocument', route: '/integration/folder/:folderId/docs/:docId', parameters: (s, id) => ({ folderId: byId(s.fixtures.folders.writable), documentId: id }), path: (s, id) => `/integration/folder/${s.fixtures.folders.writable}/docs/${id}`, confirmedBy: '/integration/folder/:folderId/docs' },
+		{ operation: 'folder.removeDocument', route: '/integration/folder/:folderId/docs/:docId', parameters: (s, id) => ({ folderId: byId(s.fixtures.folders.writable), documentId: id }), path: (s, id) => `/integration/folder/${s.fixtures.folders.writable}/docs/${id}` },
 	];
 
 	it.each(ROUTES.map((route) => [route.operation, route] as [string, (typeof ROUTES)[number]]))('%s', async (_name, route) => {
@@ -343,23 +343,15 @@ describe('ids stay in their path segment: the sandbox receives them percent-enco
 			const [request, ...more] = s.requests.log;
 			received.push(request?.path);
 			figures.add('ids tried that could leave their path segment');
-			// A delete's 404 is followed by a read of what it deleted from (the retry check of test/node/retry.test.cts).
-			const confirmations = more.filter((record) => record.method === 'GET' && record.route === route.confirmedBy);
-			const stayed =
-				more.length === confirmations.length && request?.route === route.route && request.path === route.path(s, encodeURIComponent(id.trim()));
+			const stayed = more.length === 0 && request?.route === route.route && request.path === route.path(s, encodeURIComponent(id.trim()));
 			figures.add('ids that left their path segment (must be 0)', stayed ? 0 : 1);
 			expect(request?.status).toBe(404);
-			if (route.confirmedBy === undefined) {
-				// The service looked the id up and did not find it.
-				expect(errorOf(result)?.httpCode).toBe('404');
-			} else {
-				// Not there: what a delete asks for, so it reads as applied (a retried delete succeeds).
-				expect(confirmations).toHaveLength(1);
-				expect(result.json[0]?.alreadyApplied).toBe(true);
-			}
+			// The service looked the id up and did not find it; a delete too (outside a retry, a 404 is the answer).
+			expect(errorOf(result)?.httpCode).toBe('404');
+			expect(more).toHaveLength(0);
 		}
 		expect(received).toEqual(RISKY_IDS.map((id) => route.path(s, encodeURIComponent(id.trim()))));
-		expect(new Set(s.requests.log.map((record) => record.route))).toEqual(new Set([route.route, ...(route.confirmedBy ? [route.confirmedBy] : [])]));
+		expect(new Set(s.requests.log.map((record) => record.route))).toEqual(new Set([route.route]));
 	});
 });
 
@@ -374,6 +366,8 @@ interface BrokenAnswer {
 	claim?: 'mayHaveApplied';
 	/** The node reads all items first and sends one request (the bad answer is to item 0). */
 	single?: boolean;
+	/** Requests each good item sends (a read before the action, where it needs one). */
+	requestsPerItem?: number;
 }
 
 const huge = () => {
@@ -397,7 +391,7 @@ const BROKEN_ANSWERS: BrokenAnswer[] = [
 	{ operation: 'order.exportXlsx', what: 'JSON where a file belongs', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted) }), spoil: spoils.json(200, { ok: true }), message: /expected a file/ },
 	{ operation: 'order.exportXlsx', what: 'an empty file', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted) }), spoil: spoils.answer(200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ''), message: /expected a file, got an empty answer/ },
 	{ operation: 'order.getReviewInfo', what: 'a gateway error page, on every attempt', parameters: (s) => ({ orderId: byId(s.fixtures.orders.byStatus.qualityCheck) }), spoil: spoils.answer(502, 'text/html', '<html><h1>502 Bad Gateway</h1></html>'), message: /^The Ollang API answered 502: 502 Bad Gateway \(gave up after 4 attempts\)$/ },
-	{ operation: 'order.create', what: 'a 201 of another shape', parameters: (s) => ({ projectId: s.fixtures.projects.writable, orderType: 'document', level: 0, targetLanguages: { language: [{ code: 'de' }] } }), spoil: spoils.json(201, { created: true }), message: /expected a list of objects/, claim: 'mayHaveApplied' },
+	{ operation: 'order.create', what: 'a 201 of another shape', parameters: (s) => ({ projectId: s.fixtures.projects.writable, orderType: 'document', level: 0, targetLanguages: { language: [{ code: 'de' }] } }), spoil: spoils.json(201, { created: true }), message: /expected a list of objects/, claim: 'mayHaveApplied', requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
 	{ operation: 'upload.uploadFromUrl', what: 'a 201 without projectId', parameters: () => ({ url: 'https://media.example.com/g.mp4', size: 1000, sourceLanguage: 'en' }), spoil: spoils.json(201, { id: 'x' }), message: /expected an object with projectId/, claim: 'mayHaveApplied' },
 	{ operation: 'memory.create', what: 'a 201 of null', parameters: () => ({ title: 'Broken answer' }), spoil: spoils.json(201, null), message: /expected an object with id/, claim: 'mayHaveApplied' },
 	{ operation: 'memory.importItems', what: 'a 201 without jobId', parameters: (s) => ({ memoryId: byId(s.fixtures.memories[0]), sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Yes', targetText: 'Oui' }), spoil: spoils.json(201, { status: 'pending' }), message: /expected an object with jobId/, claim: 'mayHaveApplied', single: true },
@@ -416,7 +410,7 @@ describe('broken answers: a clear error naming the problem and the item', () => 
 			const s = sandbox();
 			// Items before the spoiled one get the service's real answers; from the spoiled one on, every answer is spoiled.
 			const position = entry.single ? 0 : index % 2;
-			const gateway = await startGateway(s.baseUrl, (requestIndex) => (requestIndex >= position ? entry.spoil : undefined));
+			const gateway = await startGateway(s.baseUrl, (requestIndex) => (requestIndex >= position * (entry.requestsPerItem ?? 1) ? entry.spoil : undefined));
 			try {
 				const items = Array.from({ length: position + 1 }, () => ({ json: {} }));
 				const result = await run(s, nodeParameters(entry.operation, entry.parameters, s), { items, baseUrl: gateway.baseUrl });

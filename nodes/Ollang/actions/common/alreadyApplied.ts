@@ -33,7 +33,7 @@ export async function sendOrConfirm(ctx: IExecuteFunctions, itemIndex: number, w
 	const ledger = ItemLedger.forItem(ctx, itemIndex, write.operation, write.request);
 	const earlier = await ledger.begin();
 	const now = Date.now();
-	ledger.sending(now);
+	await ledger.sending(now);
 	try {
 		const result = await write.send();
 		await ledger.applied(now, result);

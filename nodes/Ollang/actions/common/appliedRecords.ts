@@ -86,9 +86,12 @@ export class AppliedRecords {
 		return ids;
 	}
 
-	set(key: string, record: AppliedRecord): void {
+	/** Keeps the record; a new one beyond MAX_REMEMBERED makes the oldest go. */
+	async set(key: string, record: AppliedRecord): Promise<void> {
+		const isNew = this.store[key] === undefined;
 		this.store[key] = record;
 		this.save();
+		if (isNew && Object.keys(this.store).length > MAX_REMEMBERED) await this.prune(record.at);
 	}
 
 	delete(key: string): void {
@@ -120,6 +123,17 @@ export class AppliedRecords {
 		// Checking wrote the "applied" marker: take it back, nothing says the earlier send was applied.
 		await this.removeMarkers([`${key}|applied`]);
 		return 'sent';
+	}
+
+	/**
+	 * Whether `marker` was recorded before (and it is recorded now); undefined without n8n's store. `keep: false`
+	 * takes a marker this check wrote back out.
+	 */
+	async recordOrFind(marker: string, keep = true): Promise<boolean | undefined> {
+		const found = await this.check(marker);
+		if (found === 'unavailable') return undefined;
+		if (found === 'new' && !keep) await this.removeMarkers([marker]);
+		return found === 'processed';
 	}
 
 	async markApplied(key: string): Promise<void> {

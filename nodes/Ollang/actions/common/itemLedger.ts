@@ -102,13 +102,26 @@ export class ItemLedger {
 		return counts && (marker === 'applied' || marker === 'sent') ? { kind: marker } : { kind: 'none' };
 	}
 
-	/** Right before the request goes out. */
-	sending(at: number, before?: IDataObject): void {
-		this.records.set(this.key, { state: 'sent', at, execution: this.identity.execution, ...(before ? { before } : {}) });
+	/**
+	 * Right before the request goes out. What was read before sending is kept in the record and, as a hash, in n8n's
+	 * deduplication store, where a run that lost the record can still ask whether the state it reads now is that one.
+	 */
+	async sending(at: number, before?: IDataObject): Promise<void> {
+		await this.records.set(this.key, { state: 'sent', at, execution: this.identity.execution, ...(before ? { before } : {}) });
+		if (before) await this.records.recordOrFind(this.beforeMarker(before));
+	}
+
+	/** Whether the state read before the earlier send was exactly `state`; undefined when that cannot be known. */
+	async wasBefore(state: IDataObject): Promise<boolean | undefined> {
+		return await this.records.recordOrFind(this.beforeMarker(state), false);
+	}
+
+	private beforeMarker(state: IDataObject): string {
+		return `${this.key}|before:${hash(canonical(state))}`;
 	}
 
 	async applied(at: number, result: WriteResult, execution = this.identity.execution): Promise<void> {
-		this.records.set(this.key, { state: 'applied', at, execution, result });
+		await this.records.set(this.key, { state: 'applied', at, execution, result });
 		await this.records.markApplied(this.key);
 	}
 

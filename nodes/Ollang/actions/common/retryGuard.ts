@@ -43,6 +43,11 @@ export interface EarlierSend {
 	sentAt?: number;
 	/** Ids that this node's other records made: never taken for this item's. */
 	claimed: Set<string>;
+	/**
+	 * Where `before` was not kept: whether what readBefore read before that send equals `state` (true, false), or
+	 * undefined when n8n cannot say.
+	 */
+	wasBefore(state: IDataObject): Promise<boolean | undefined>;
 }
 
 export interface GuardedWrite {
@@ -101,16 +106,15 @@ function repeated(result: WriteResult, at: number | undefined, execution: string
 	return Array.isArray(result) ? result.map(mark) : mark(result);
 }
 
-function mayHaveBeenApplied(ctx: IExecuteFunctions, itemIndex: number, sentAt: number | undefined): NodeOperationError {
+function mayHaveBeenApplied(ctx: IExecuteFunctions, itemIndex: number, sentAt: number | undefined, byKey: boolean): NodeOperationError {
 	const when = sentAt !== undefined ? ` (${new Date(sentAt).toISOString()})` : '';
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Item ${itemIndex} was sent in the run this retries${when} and its answer was lost, so it may have been applied`,
-		{
-			itemIndex,
-			description: `Nothing was sent again for it. ${appliedNote('mayHaveApplied')} If it was not applied, send item ${itemIndex} alone: run it in a new execution (not Retry), or give it an Idempotency Key of its own. Retrying with Retry Protection off would send every item again.`,
-		},
-	);
+	const message = byKey
+		? `Item ${itemIndex}'s Idempotency Key was sent by another execution${when} whose answer is not known here, so it may have been applied`
+		: `Item ${itemIndex} was sent in the run this retries${when} and its answer was lost, so it may have been applied`;
+	return new NodeOperationError(ctx.getNode(), message, {
+		itemIndex,
+		description: `Nothing was sent again for it. ${appliedNote('mayHaveApplied')} If it was not applied, send item ${itemIndex} alone: run it in a new execution (not Retry), or give it an Idempotency Key of its own. Retrying with Retry Protection off would send every item again.`,
+	});
 }
 
 /**
@@ -133,20 +137,28 @@ export async function sendOnce(
 		// Sent before, its answer lost (or applied, the answer not kept): the API's state decides.
 		const sentAt = earlier.record?.at ?? ledger.identity.startedAt;
 		const settled = write.settle
-			? await write.settle({ before: earlier.record?.before, sentAt, claimed: ledger.claimedIds() })
+			? await write.settle({
+					before: earlier.record?.before,
+					sentAt,
+					claimed: ledger.claimedIds(),
+					wasBefore: async (state) => await ledger.wasBefore(state),
+				})
 			: undefined;
 		if (settled !== undefined && 'applied' in settled) {
 			await ledger.applied(sentAt ?? Date.now(), settled.applied, earlier.record?.execution);
 			return repeated(settled.applied, sentAt, earlier.record?.execution);
 		}
-		if (settled === undefined) {
+		// Known from n8n's store alone outside a retry: another execution with the same key may still be sending it,
+		// so a state without its effect proves nothing yet.
+		const inFlightElsewhere = earlier.record === undefined && !ledger.identity.isRetry;
+		if (settled === undefined || inFlightElsewhere) {
 			if (earlier.kind === 'applied') return repeated(write.identity ?? {}, sentAt, earlier.record?.execution);
-			throw mayHaveBeenApplied(ctx, itemIndex, sentAt);
+			throw mayHaveBeenApplied(ctx, itemIndex, sentAt, ledger.explicitKey && !ledger.identity.isRetry);
 		}
 	}
 	const before = write.readBefore ? await readBeforeSending(ctx, itemIndex, write.readBefore) : undefined;
 	const now = Date.now();
-	ledger.sending(now, before);
+	await ledger.sending(now, before);
 	let result: WriteResult;
 	try {
 		result = await write.send();

@@ -196,11 +196,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['evalId']) }),
 		// The order shows its latest evaluation: one that is not the evaluation seen before sending was started by it.
 		readBefore: async () => ({ latestEvaluationId: await latestEvaluationId() }),
-		// Before sending, the latest evaluation's id was read: another one now was started by the lost request.
-		settle: async ({ before }) => {
-			if (before === undefined) return undefined;
+		// Before sending, the latest evaluation's id was read: another one now was started by the lost request. Where
+		// that read was not kept (n8n's Retry with the original workflow), n8n's store says whether the latest now is it.
+		settle: async ({ before, wasBefore }) => {
 			const latest = await latestEvaluationId();
-			return latest !== null && latest !== before.latestEvaluationId ? { applied: { orderId, evalId: latest } } : { notApplied: true };
+			const unchanged =
+				before !== undefined ? latest === before.latestEvaluationId : await wasBefore({ latestEvaluationId: latest });
+			if (unchanged === undefined) return undefined;
+			if (unchanged) return { notApplied: true };
+			return latest !== null ? { applied: { orderId, evalId: latest } } : undefined;
 		},
 		identity: { orderId },
 	});
