@@ -52,20 +52,30 @@ const describeValue = (entry) => (entry !== null && typeof entry === 'object' &&
 
 /**
  * Whether a property shows for `context` (the selectors: resource, operation, event, @version), and the conditions
- * on other parameters it still depends on ("Return All is false").
+ * on other parameters it still depends on ("Return All is false"). Inside a collection, `/name` is a root parameter.
  */
-function visibility(property, context, displayNames) {
+function visibility(property, context, parameters) {
 	const conditions = [];
 	const { show = {}, hide = {} } = property.displayOptions ?? {};
-	for (const [key, allowed] of Object.entries(show)) {
+	const described = (key, values, negated) => {
+		const controlling = parameters.get(key);
+		const named = values.map((value) => {
+			const option = controlling?.options?.find?.((candidate) => candidate.value === value);
+			return option?.name ? `"${option.name}"` : describeValue(value);
+		});
+		return `${controlling?.displayName ?? key} is ${negated ? 'not ' : ''}${named.join(' or ')}`;
+	};
+	for (const [rawKey, allowed] of Object.entries(show)) {
+		const key = rawKey.replace(/^\//, '');
 		if (key in context) {
 			if (!admits(allowed, context[key])) return { shown: false };
-		} else conditions.push(`${displayNames.get(key) ?? key} is ${allowed.map(describeValue).join(' or ')}`);
+		} else conditions.push(described(key, allowed, false));
 	}
-	for (const [key, refused] of Object.entries(hide)) {
+	for (const [rawKey, refused] of Object.entries(hide)) {
+		const key = rawKey.replace(/^\//, '');
 		if (key in context) {
 			if (admits(refused, context[key])) return { shown: false };
-		} else conditions.push(`${displayNames.get(key) ?? key} is not ${refused.map(describeValue).join(' or ')}`);
+		} else conditions.push(described(key, refused, true));
 	}
 	return { shown: true, conditions };
 }
@@ -107,7 +117,7 @@ function details(property, conditions, versions, allVersions) {
 }
 
 /** Table rows of a property and of what it holds (collection options, fixed collection values), with their paths. */
-function rows(property, conditions, versions, allVersions, displayNames, prefix = '') {
+function rows(property, conditions, versions, allVersions, context, parameters, prefix = '') {
 	const label = `${prefix}${property.type === 'notice' ? '(notice)' : property.displayName}`;
 	const out = [`| ${cell(label)} | ${property.type === 'notice' ? '' : code(property.name)} | ${property.type} | ${cell(formatDefault(property))} | ${cell(details(property, conditions, versions, allVersions))} |`];
 	const children =
@@ -115,8 +125,8 @@ function rows(property, conditions, versions, allVersions, displayNames, prefix 
 		: property.type === 'fixedCollection' ? property.options.flatMap((group) => group.values.map((child) => ({ child, path: `${label} > ${group.displayName} > ` })))
 		: [];
 	for (const { child, path: childPrefix } of children) {
-		const childConditions = Object.entries(child.displayOptions?.show ?? {}).map(([key, allowed]) => `${displayNames.get(key) ?? key} is ${allowed.map(describeValue).join(' or ')}`);
-		out.push(...rows(child, childConditions, versions, allVersions, displayNames, childPrefix));
+		const shown = visibility(child, context, parameters);
+		if (shown.shown) out.push(...rows(child, shown.conditions, versions, allVersions, context, parameters, childPrefix));
 	}
 	return out;
 }
@@ -124,13 +134,16 @@ function rows(property, conditions, versions, allVersions, displayNames, prefix 
 /** The parameters shown for each selector context, merged over the node's versions. */
 function parameterTable(description, context, selectorNames) {
 	const allVersions = [description.version].flat();
-	const displayNames = new Map(description.properties.map((property) => [property.name, property.displayName]));
+	// Names repeat across operations (every resource has its Operation, many an Order): a condition names the
+	// parameter of this context.
+	const inContext = (property) => allVersions.some((version) => visibility(property, { ...context, '@version': version }, new Map()).shown);
+	const parameters = new Map(description.properties.filter(inContext).map((property) => [property.name, property]));
 	const seen = new Map();
 	for (const version of allVersions) {
 		description.properties.forEach((property, index) => {
 			// The selectors themselves (Resource, Operation, Event) are the headings.
 			if (selectorNames.includes(property.name) && property.type === 'options') return;
-			const { shown, conditions } = visibility(property, { ...context, '@version': version }, displayNames);
+			const { shown, conditions } = visibility(property, { ...context, '@version': version }, parameters);
 			if (!shown) return;
 			const entry = seen.get(index) ?? { property, conditions, versions: [] };
 			entry.versions.push(version);
@@ -138,7 +151,7 @@ function parameterTable(description, context, selectorNames) {
 		});
 	}
 	const lines = ['| Parameter | Name | Type | Default | Description |', '|---|---|---|---|---|'];
-	for (const { property, conditions, versions } of seen.values()) lines.push(...rows(property, conditions, versions, allVersions, displayNames));
+	for (const { property, conditions, versions } of seen.values()) lines.push(...rows(property, conditions, versions, allVersions, context, parameters));
 	return seen.size === 0 ? ['No parameters.'] : lines;
 }
 
