@@ -16,6 +16,8 @@
 // locally patched build before proposing it); --smoke is what `npm test` runs. With any option the table is printed
 // and RESULTS.md is left alone:
 // it holds plain `npm run bench` runs only. How each figure is measured is written into the results.
+// It prints the load average at its start; above 2 a plain run refuses to start (its figures would go to RESULTS.md)
+// unless --force is given, and any other run warns (bench/load.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,6 +42,7 @@ import {
 import { QUEUE_WORKERS } from '../scripts/n8n/queue-mode.mjs';
 import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
 import { summarizeProfiles } from './profile-summary.mjs';
+import { loadVerdict } from './load.mjs';
 import { inParallel } from './parallel.mjs';
 import { runQueueScenario } from './queue.mjs';
 import { formatReport } from './report.mjs';
@@ -60,6 +63,7 @@ const { values: flags } = parseArgs({
 		'use-installed': { type: 'boolean', default: false },
 		smoke: { type: 'boolean', default: false },
 		'smoke-summary': { type: 'string' },
+		force: { type: 'boolean', default: false },
 	},
 });
 const SMOKE = flags.smoke;
@@ -73,7 +77,7 @@ const SIZES = SMOKE
 const LATENCY_MS = Number(flags.latency);
 const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
 const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : SMOKE ? 1 : undefined;
-const WRITES_RESULTS = process.argv.length === 2;
+const WRITES_RESULTS = process.argv.slice(2).every((arg) => arg === '--force');
 
 // ---------------------------------------------------------------------------------------------------------------
 // The node's own constants, imported from its sources (through tsx) so that the limits follow the code. A constant
@@ -558,6 +562,12 @@ function smokeProblems(selected, results, expectItems) {
 
 async function main() {
 	const started = Date.now();
+	const load = loadVerdict(os.loadavg()[0], { writesResults: WRITES_RESULTS, force: flags.force });
+	log(LOG_PREFIX, load.message);
+	if (load.action === 'refuse') {
+		process.exitCode = 2;
+		return;
+	}
 	ensureDevDependencies();
 	const runtime = await ensureRuntime();
 	const limits = await nodeLimits();

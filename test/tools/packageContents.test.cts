@@ -1,13 +1,16 @@
 // What `npm pack` puts in the tarball users install: what n8n loads (package.json#n8n) and what a reader needs
-// (README, LICENSE), nothing else. Needs a build (npm test builds before jest; alone: npx n8n-node build).
+// (README, LICENSE), nothing else; and its entry (`main`, `types`) is real: it exports the classes n8n loads.
+// Needs a build (npm test builds before jest; alone: npx n8n-node build).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
 interface PackageJson {
 	main?: string;
+	types?: string;
 	files?: string[];
 	n8n?: { nodes?: string[]; credentials?: string[] };
 }
@@ -33,6 +36,7 @@ export function packageProblems(files: string[], pkg: PackageJson): string[] {
 		if (hit) problems.push(`${file} is ${hit[1]}`);
 	}
 	if (pkg.main !== undefined && !shipped.has(path.posix.normalize(pkg.main))) problems.push(`main names ${pkg.main}, which the tarball does not contain`);
+	if (pkg.types !== undefined && !shipped.has(path.posix.normalize(pkg.types))) problems.push(`types names ${pkg.types}, which the tarball does not contain`);
 	for (const entry of [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])]) {
 		if (!shipped.has(entry)) problems.push(`n8n loads ${entry}, which the tarball does not contain (build first: npx n8n-node build)`);
 	}
@@ -53,6 +57,7 @@ describe('the packed package (npm pack --dry-run --json)', () => {
 			'sandbox/index.cts is sandbox code',
 		]);
 		expect(packageProblems(good, { ...manifest, main: 'index.js' })).toEqual(['main names index.js, which the tarball does not contain']);
+		expect(packageProblems(good, { ...manifest, types: 'dist/index.d.ts' })).toEqual(['types names dist/index.d.ts, which the tarball does not contain']);
 		expect(packageProblems(good.filter((file) => !file.includes('A.node.js')), manifest)).toEqual([
 			'n8n loads dist/nodes/A/A.node.js, which the tarball does not contain (build first: npx n8n-node build)',
 		]);
@@ -66,5 +71,50 @@ describe('the packed package (npm pack --dry-run --json)', () => {
 		expect(packageProblems(files, pkg)).toEqual([]);
 		// The nodes' icons and codex files ship beside their code.
 		expect(files).toEqual(expect.arrayContaining(['dist/nodes/Ollang/ollang.svg', 'dist/nodes/Ollang/Ollang.node.json']));
+	});
+});
+
+/**
+ * Run in a plain Node process inside the unpacked package, as an importer and n8n would load it: what `main` exports,
+ * and for each file of package.json#n8n whether its class is the very one `main` exports under the same name.
+ */
+const LOAD_AS_USERS_DO = `
+const path = require('node:path');
+const root = process.argv[1];
+const pkg = require(path.join(root, 'package.json'));
+const main = require(root);
+const loaded = [...pkg.n8n.nodes, ...pkg.n8n.credentials].flatMap((file) =>
+	Object.entries(require(path.join(root, file))).map(([name, value]) => ({ file, name, sameAsMain: main[name] === value, isClass: typeof value === 'function' })));
+console.log(JSON.stringify({ exported: Object.keys(main).sort(), loaded }));
+`;
+
+describe('the packed tarball\'s entry (package.json main and types)', () => {
+	it('main exports exactly the node and credential classes n8n loads from package.json#n8n, the same objects', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'ollang-pack-'));
+		try {
+			const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--loglevel=error', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8' });
+			expect({ status: pack.status, stderr: pack.stderr }).toEqual({ status: 0, stderr: '' });
+			const [{ filename }] = JSON.parse(pack.stdout) as Array<{ filename: string }>;
+			// Unpacked where an install puts it, beside the peer dependency n8n provides.
+			const installed = path.join(dir, 'node_modules', 'n8n-nodes-ollang');
+			mkdirSync(installed, { recursive: true });
+			const untar = spawnSync('tar', ['-xzf', path.join(dir, filename), '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
+			expect(untar.status).toBe(0);
+			symlinkSync(path.join(repoRoot, 'node_modules', 'n8n-workflow'), path.join(dir, 'node_modules', 'n8n-workflow'), 'dir');
+			const load = spawnSync(process.execPath, ['-e', LOAD_AS_USERS_DO, installed], { cwd: dir, encoding: 'utf8' });
+			expect({ status: load.status, stderr: load.stderr }).toEqual({ status: 0, stderr: '' });
+			const { exported, loaded } = JSON.parse(load.stdout) as { exported: string[]; loaded: Array<{ file: string; name: string; sameAsMain: boolean; isClass: boolean }> };
+			expect(loaded.map(({ file, name }) => `${file}#${name}`)).toEqual([
+				'dist/nodes/Ollang/Ollang.node.js#Ollang',
+				'dist/nodes/OllangTrigger/OllangTrigger.node.js#OllangTrigger',
+				'dist/credentials/OllangApi.credentials.js#OllangApi',
+			]);
+			expect(loaded.every(({ sameAsMain, isClass }) => sameAsMain && isClass)).toBe(true);
+			expect(exported).toEqual(loaded.map(({ name }) => name).sort());
+			const pkg = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as PackageJson;
+			expect(readFileSync(path.join(installed, pkg.types!), 'utf8')).toMatch(/export \{ Ollang \} from/);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
