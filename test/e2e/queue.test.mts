@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO_ROOT, callProductionWebhook, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
 import { QUEUE_WORKERS, startQueueServices, workerOfExecution, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
 import {
+	byId,
 	EVERY_DELIVERY_EVENT,
 	N8nUserFolder,
 	ollang,
@@ -27,11 +28,13 @@ import {
 	waitFor,
 	type WorkflowJson,
 } from './harness.mts';
-import { asWebhookWorkflow, everyOperationWorkflows } from './workflows.mts';
+import { asWebhookWorkflow, everyOperationWorkflows, itemsWorkflow } from './workflows.mts';
 
 type Json = Record<string, unknown>;
 
 const TRIGGER_NODE = 'On delivery event';
+/** Run QC Evaluation for the orders in a webhook's body: its failed execution is retried on a worker. */
+const QC_RETRY = itemsWorkflow('QueueRetryQc0001', 'Queue: QC on request', { resource: 'order', operation: 'runQcEvaluation', orderId: byId('={{ $json.orderId }}') });
 /** Run by hand, as from the editor. */
 const MANUAL_WORKFLOW = stepsWorkflow('QueueManual00001', 'Queue: manual run', [ollang('Get credit wallet', 'creditWallet', 'get')]);
 
@@ -96,8 +99,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const publicApi = { pendingOrderId, rerunOrderId, qcOrderId, revisionOrderId, translatorId: translator.id };
 		const webhooks = everyOperationWorkflows(fixtures, publicApi).map((workflow) => asWebhookWorkflow(workflow, 'queue'));
 		// The manual-run workflow too: one import (each n8n command is a start of n8n).
-		await n8n.importWorkflows([...webhooks.map(({ workflow }) => workflow), MANUAL_WORKFLOW]);
-		for (const { workflow } of webhooks) await n8n.publish(workflow.id);
+		await n8n.importWorkflows([...webhooks.map(({ workflow }) => workflow), MANUAL_WORKFLOW, QC_RETRY.workflow]);
+		for (const { workflow } of [...webhooks, QC_RETRY]) await n8n.publish(workflow.id);
 		main = await n8n.start();
 		await Promise.all(workers.map((_, index) => startWorker(index)));
 		cookie = await signIn(main.url);
@@ -191,6 +194,40 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const worker = workerOf(execution.id);
 		assert.notEqual(worker, undefined, `no worker logged manual execution ${execution.id}; the main ran it`);
 		console.log(`queue mode manual run: execution ${execution.id} (mode ${execution.mode}) ran on worker ${worker! + 1}`);
+	});
+
+	it("retries a failed execution on a worker (n8n's Retry): each order evaluated once, the retry finishing the rest", async () => {
+		const orderIds = (await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: 4, type: 'subtitle', level: 0, status: 'completed', progress: false })).map((row) => row.orderId);
+		// The third evaluation is made, its answer a 500: the execution fails there.
+		await sandbox.admin('POST', 'faults', { method: 'POST', path: `/integration/orders/${orderIds[2]}/qc`, kind: 'status', status: 500, when: 'after', times: 1 });
+		const finished = async (count: number) =>
+			await waitFor(
+				`${count} finished executions of the QC workflow`,
+				async () => {
+					const executions = await readExecutions(main!.url, cookie, QC_RETRY.workflow.id);
+					return executions.length === count && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? executions : undefined;
+				},
+				{ timeoutMs: 180_000, intervalMs: 1000 },
+			);
+		const answer = await callProductionWebhook(main!.url, QC_RETRY.path, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items: orderIds.map((orderId) => ({ orderId })) }),
+		});
+		assert.equal(answer.status, 200, answer.text);
+		const [failed] = await finished(1);
+		assert.equal(failed.status, 'error');
+
+		const retried = await restRequest<{ id: string }>(main!.url, cookie, 'POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: true });
+		const execution = (await finished(2)).find((candidate) => candidate.id === String(retried.id));
+
+		assert.deepEqual([execution?.mode, execution?.status], ['retry', 'success'], JSON.stringify(execution?.data.resultData.error ?? {}));
+		const ledger = await sandbox.admin<Array<{ kind: string; orderId: string }>>('GET', 'ledger');
+		const perOrder = orderIds.map((orderId) => ledger.filter((entry) => entry.kind === 'qcEvaluation' && entry.orderId === orderId).length);
+		assert.deepEqual(perOrder, [1, 1, 1, 1], 'one evaluation per order');
+		const worker = workerOf(execution!.id);
+		assert.notEqual(worker, undefined, `no worker logged retried execution ${execution!.id}; the main ran it`);
+		console.log(`queue mode retry: execution ${execution!.id} (retry of ${failed.id}) ran on worker ${worker! + 1}; evaluations per order ${perOrder.join(', ')}`);
 	});
 
 	it('emits every delivery event exactly once while a worker is killed and started again', async () => {

@@ -7,11 +7,11 @@
 // Evaluation, Order > Create) applies again; an Idempotency Key repeated by a second webhook applies once; Order >
 // Create's lost answer is settled from the project's orders by the retry. One n8n process serves every case.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
 import { callProductionWebhook, readExecutions, restRequest, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
-import { byId, N8nUserFolder, OLLANG_NODE, outputOf, SANDBOX_CREDENTIALS, SandboxClient, testCredentials, waitFor, type WorkflowJson } from './harness.mts';
+import { byId, N8nUserFolder, outputOf, SandboxClient, testCredentials, waitFor, type WorkflowJson } from './harness.mts';
+import { itemsWorkflow } from './workflows.mts';
 
 type Json = Record<string, unknown>;
 
@@ -37,70 +37,12 @@ type Recovery = 'retry (saved workflow)' | 'retry (original workflow)' | 'Retry 
 
 /** Webhook (the orders in its body) -> Split Out (one item per order) -> the Ollang action. */
 function actionWorkflow(id: string, action: Action, retryOnFail: boolean): { workflow: WorkflowJson; path: string } {
-	const path = `retry-${id}`;
-	const workflow: WorkflowJson = {
+	return itemsWorkflow(
 		id,
-		name: `${action.name} x ${ORDERS_PER_RUN}${retryOnFail ? ' (Retry On Fail)' : ''}`,
-		nodes: [
-			{
-				id: `${id}-hook`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: randomUUID(),
-				position: [0, 0],
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: `${id}-split`,
-				name: 'Split Out',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: { fieldToSplitOut: 'body.orders', options: {} },
-			},
-			{
-				id: `${id}-ollang`,
-				name: NODE_NAME,
-				type: OLLANG_NODE,
-				typeVersion: 2,
-				position: [480, 0],
-				parameters: { resource: 'order', operation: action.operation, orderId: byId('={{ $json.orderId }}') },
-				credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },
-				...(retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
-			},
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
-	};
-	return { workflow, path };
-}
-
-/** Webhook (its body's items) -> Split Out -> the Ollang node with these parameters. */
-function itemsWorkflow(id: string, name: string, parameters: Json): { workflow: WorkflowJson; path: string } {
-	const path = `repeat-${id}`;
-	const workflow: WorkflowJson = {
-		id,
-		name,
-		nodes: [
-			{ id: `${id}-hook`, name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), position: [0, 0], parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
-			{ id: `${id}-split`, name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [240, 0], parameters: { fieldToSplitOut: 'body.items', options: {} } },
-			{ id: `${id}-ollang`, name: NODE_NAME, type: OLLANG_NODE, typeVersion: 2, position: [480, 0], parameters, credentials: { ollangApi: SANDBOX_CREDENTIALS.owner } },
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-		active: false,
-		pinData: {},
-	};
-	return { workflow, path };
+		`${action.name} x ${ORDERS_PER_RUN}${retryOnFail ? ' (Retry On Fail)' : ''}`,
+		{ resource: 'order', operation: action.operation, orderId: byId('={{ $json.orderId }}') },
+		{ retryOnFail },
+	);
 }
 
 const REPEAT_WORKFLOWS = {
@@ -188,7 +130,7 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 			const answer = await callProductionWebhook(main!.url, path, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ orders: orderIds.map((orderId) => ({ orderId })) }),
+				body: JSON.stringify({ items: orderIds.map((orderId) => ({ orderId })) }),
 			});
 			assert.equal(answer.status, 200, `webhook ${path}: ${answer.status} ${answer.text.slice(0, 300)}`);
 

@@ -8,6 +8,7 @@ import {
 	byId,
 	exampleNode,
 	ollang,
+	OLLANG_NODE,
 	readExample,
 	SANDBOX_CREDENTIALS,
 	stepsWorkflow,
@@ -273,4 +274,38 @@ export function asWebhookWorkflow(workflow: WorkflowJson, label: string): { work
 	);
 	const suffix = label.slice(0, 4).padEnd(4, '0');
 	return { workflow: { ...workflow, id: `${workflow.id.slice(0, 12)}${suffix}`, name: `${workflow.name} (${label})`, nodes }, path };
+}
+
+/**
+ * Webhook (its JSON body's `items`) -> Split Out (one item each) -> the Ollang node with these parameters: a
+ * production workflow whose items a test chooses per call.
+ */
+export function itemsWorkflow(id: string, name: string, parameters: Record<string, unknown>, { retryOnFail = false } = {}): { workflow: WorkflowJson; path: string } {
+	const path = `items-${id}`;
+	const workflow: WorkflowJson = {
+		id,
+		name,
+		nodes: [
+			{ id: `${id}-hook`, name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), position: [0, 0], parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} } },
+			{ id: `${id}-split`, name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [240, 0], parameters: { fieldToSplitOut: 'body.items', options: {} } },
+			{
+				id: `${id}-ollang`,
+				name: 'Ollang',
+				type: OLLANG_NODE,
+				typeVersion: 2,
+				position: [480, 0],
+				parameters,
+				credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },
+				...(retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'Ollang', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+	return { workflow, path };
 }
