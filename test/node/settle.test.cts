@@ -1,0 +1,319 @@
+// A lost answer is settled from the API's state, so n8n's Retry can finish (issue 27, item 8). Each protected write
+// whose result the API lets the node read runs on three items; the second item's request is applied by the sandbox
+// and its answer lost (a 500, or the connection dropped), so the run stops there. n8n's Retry of that failed
+// execution then reads the API's state for the second item instead of stopping or sending it again, and sends the
+// third: every item is applied exactly once. When the lost request was not applied (a 500 before the API acted), the
+// retry sends it, once.
+import type { IDataObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { memoryView } from '../../sandbox/api/memories.cts';
+import { revisionView } from '../../sandbox/api/revisions.cts';
+import { folderDocView } from '../../sandbox/domain/projects.cts';
+import type { Sandbox } from '../../sandbox/index.cts';
+import { binaryInputItem, testItemsNode } from '../harness/engine.cts';
+import { createAdditionalData, createCredentialsHelper, getRuntime, ollangCredential } from '../harness/runtime.cts';
+import type { Run } from './setup.cts';
+import { assertNoKeyLeak, byId, failure, run, useSandbox } from './setup.cts';
+
+const sandbox = useSandbox();
+
+/** The static data as n8n stores it between executions. */
+const saved = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
+
+let retries = 0;
+
+/**
+ * n8n's Retry of a failed execution (executions list, "Retry with currently saved workflow"), as n8n's
+ * ExecutionService.retry does it: the failed execution's data as stored (JSON), its error deleted and the failed
+ * node's last run popped, run again by n8n-core's WorkflowExecute in mode 'retry' with the workflow's static data as
+ * saved after the failed run. The execution context n8n established for the failed run comes with its data.
+ */
+async function retryOf(s: Sandbox, failed: Run, staticData: IDataObject): Promise<Run> {
+	await getRuntime();
+	const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted === undefined) throw new Error('The failed execution names no last node');
+	delete data.resultData.error;
+	const nodeRuns = data.resultData.runData[lastNodeExecuted];
+	if (nodeRuns !== undefined && nodeRuns.length > 0 && nodeRuns[nodeRuns.length - 1].error !== undefined) nodeRuns.pop();
+	const stack = data.executionData?.nodeExecutionStack ?? [];
+	const node = stack.find((entry) => entry.node.name === failed.nodeName)?.node as INode | undefined;
+	if (node === undefined) throw new Error(`The failed execution has no ${failed.nodeName} to run again`);
+	const source = testItemsNode([], 'Test Items');
+	const now = new Date();
+	const workflowData: IWorkflowBase = {
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: now,
+		updatedAt: now,
+		nodes: [source, node],
+		connections: { [source.name]: { [NodeConnectionTypes.Main]: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		staticData,
+	};
+	const runtime = await getRuntime();
+	const workflow = new Workflow({
+		id: workflowData.id,
+		name: workflowData.name,
+		nodes: workflowData.nodes,
+		connections: workflowData.connections,
+		active: false,
+		nodeTypes: runtime.nodeTypes,
+		staticData,
+		settings: workflowData.settings,
+	});
+	const executionId = `harness-retry-${process.pid}-${++retries}`;
+	const credential = ollangCredential({ baseUrl: s.baseUrl, apiKey: s.keys.owner });
+	const additionalData = createAdditionalData({
+		credentialsHelper: createCredentialsHelper(credential.credentialsById),
+		hooks: new ExecutionLifecycleHooks('retry', executionId, workflowData),
+		executionId,
+		workflowId: workflowData.id,
+	});
+	const result: IRun = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
+	const task = result.data.resultData.runData[node.name]?.[0];
+	const outputs = (task?.data?.[NodeConnectionTypes.Main] ?? []).map((output) => output ?? []);
+	const items = outputs[0] ?? [];
+	const retried = { items, outputs, error: task?.error ?? result.data.resultData.error, run: result, nodeName: node.name };
+	assertNoKeyLeak(retried, Object.values(s.keys));
+	return { ...retried, json: items.map((item) => item.json as Record<string, unknown>) };
+}
+
+/** What a skipped item adds to the output. */
+const repeatMarks = { alreadyApplied: true, appliedAt: expect.any(String), appliedInExecution: expect.any(String) };
+
+/** The output without the repeat marks. */
+function unmarked(json: Record<string, unknown>): Record<string, unknown> {
+	const { alreadyApplied: _a, appliedAt: _b, appliedInExecution: _c, ...rest } = json;
+	return rest;
+}
+
+async function apiGet(s: Sandbox, path: string): Promise<IDataObject> {
+	const answer = await fetch(`${s.baseUrl}${path}`, { headers: { 'X-Api-Key': s.keys.owner } });
+	return (await answer.json()) as IDataObject;
+}
+
+let unique = 0;
+const VTT = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello\n';
+
+interface Case {
+	/** Operation as the node names it. */
+	name: string;
+	/** The POST path whose answer is lost. */
+	path: string;
+	parameters(): INodeParameters;
+	/** Three input items, each asking for something of its own. */
+	items(tag: string): INodeExecutionData[];
+	/** How many times the API applied each item's request. */
+	applied(items: INodeExecutionData[]): number[];
+	/** The output of an item whose request the API applied once, as the API's answer would have made it. */
+	expected(item: INodeExecutionData): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+const completedOrderIds = (count: number): string[] =>
+	sandbox()
+		.simulate.createOrders(count, { type: 'subtitle', level: 0, status: 'completed', progress: false })
+		.map((order) => order.id);
+
+const projectsNamed = (name: unknown) => [...sandbox().state.projects.values()].filter((project) => project.name === name);
+
+const oneProject = async (name: unknown, extra: IDataObject): Promise<Record<string, unknown>> => {
+	const [project] = projectsNamed(name);
+	return { projectId: project.id, ...extra };
+};
+
+const cases: Case[] = [
+	{
+		name: 'Revision > Create',
+		path: '/integration/revision/:orderId',
+		parameters: () => ({ resource: 'revision', operation: 'create', orderId: byId('={{ $json.orderId }}'), type: 'syncError', time: '00:01:23' }),
+		items: () => completedOrderIds(3).map((orderId) => ({ json: { orderId } })),
+		applied: (items) =>
+			items.map((item) => [...sandbox().state.revisions.values()].filter((revision) => revision.orderId === item.json.orderId).length),
+		expected: (item) => {
+			const [revision] = [...sandbox().state.revisions.values()].filter((entry) => entry.orderId === item.json.orderId);
+			return revisionView(revision);
+		},
+	},
+	{
+		name: 'Memory > Create',
+		path: '/integration/memories',
+		parameters: () => ({ resource: 'memory', operation: 'create', title: '={{ $json.title }}' }),
+		items: (tag) => [1, 2, 3].map((index) => ({ json: { title: `Glossary ${tag}-${index}` } })),
+		applied: (items) =>
+			items.map((item) => [...sandbox().state.memories.values()].filter((memory) => memory.title === item.json.title).length),
+		expected: (item) => memoryView([...sandbox().state.memories.values()].find((memory) => memory.title === item.json.title)!),
+	},
+	{
+		name: 'Folder > Attach Document',
+		path: '/integration/folder/:folderId/docs',
+		parameters: () => ({
+			resource: 'folder',
+			operation: 'attachDocument',
+			folderId: byId(sandbox().fixtures.folders.writable),
+			url: '={{ $json.url }}',
+			documentType: 'glossary',
+			additionalFields: { name: '={{ $json.name }}' },
+		}),
+		items: (tag) => [1, 2, 3].map((index) => ({ json: { name: `Terms ${tag}-${index}`, url: `https://example.com/terms-${tag}-${index}.pdf` } })),
+		applied: (items) => items.map((item) => [...sandbox().state.folderDocs.values()].filter((doc) => doc.name === item.json.name).length),
+		expected: (item) => {
+			const doc = [...sandbox().state.folderDocs.values()].find((entry) => entry.name === item.json.name)!;
+			return { success: true, folderId: doc.folderId, ...folderDocView(doc) };
+		},
+	},
+	{
+		name: 'Folder > Upload Document',
+		path: '/integration/folder/:folderId/docs/upload',
+		parameters: () => ({
+			resource: 'folder',
+			operation: 'uploadDocument',
+			folderId: byId(sandbox().fixtures.folders.writable),
+			documentType: 'guideline',
+			additionalFields: { name: '={{ $json.name }}' },
+		}),
+		items: (tag) =>
+			[1, 2, 3].map((index) => ({
+				...binaryInputItem(`guide ${tag} ${index}`, { fileName: `guide-${tag}-${index}.pdf`, mimeType: 'application/pdf' }),
+				json: { name: `Guide ${tag}-${index}` },
+			})),
+		applied: (items) => items.map((item) => [...sandbox().state.folderDocs.values()].filter((doc) => doc.name === item.json.name).length),
+		expected: (item) => {
+			const doc = [...sandbox().state.folderDocs.values()].find((entry) => entry.name === item.json.name)!;
+			return { success: true, folderId: doc.folderId, ...folderDocView(doc), fileSize: doc.size };
+		},
+	},
+	{
+		name: 'Project > Create From URL',
+		path: '/integration/project/create-by-url',
+		parameters: () => ({ resource: 'project', operation: 'createFromUrl', url: 'https://cdn.example.com/media/launch.mp4', name: '={{ $json.name }}', sourceLanguage: 'en' }),
+		items: (tag) => [1, 2, 3].map((index) => ({ json: { name: `Launch ${tag}-${index}` } })),
+		applied: (items) => items.map((item) => projectsNamed(item.json.name).length),
+		expected: async (item) => {
+			const [project] = projectsNamed(item.json.name);
+			return { projectId: project.id, ...(await apiGet(sandbox(), `/integration/project/${project.id}`)) };
+		},
+	},
+	{
+		name: 'Upload > Upload File',
+		path: '/integration/upload/direct',
+		parameters: () => ({ resource: 'upload', operation: 'uploadFile', sourceLanguage: 'en' }),
+		items: (tag) =>
+			[1, 2, 3].map((index) => binaryInputItem(`video ${tag} ${index}`, { fileName: `clip-${tag}-${index}.mp4`, mimeType: 'video/mp4' })),
+		applied: (items) => items.map((item) => projectsNamed(item.binary?.data.fileName).length),
+		expected: (item) =>
+			oneProject(item.binary?.data.fileName, { fileName: item.binary?.data.fileName, fileSize: projectsNamed(item.binary?.data.fileName)[0].source.size, sourceLanguage: 'en' }),
+	},
+	{
+		name: 'Upload > Upload From URL',
+		path: '/integration/upload/direct-url',
+		parameters: () => ({ resource: 'upload', operation: 'uploadFromUrl', url: '={{ $json.url }}', size: 4096, sourceLanguage: 'de' }),
+		items: (tag) => [1, 2, 3].map((index) => ({ json: { url: `https://cdn.example.com/talk-${tag}-${index}.mp3`, name: `talk-${tag}-${index}` } })),
+		applied: (items) => items.map((item) => projectsNamed(item.json.name).length),
+		expected: (item) => oneProject(item.json.name, { fileName: `${String(item.json.name)}.mp3`, sourceLanguage: 'de' }),
+	},
+	{
+		name: 'Upload > Upload VTT',
+		path: '/integration/upload/vtt',
+		parameters: () => ({
+			resource: 'upload',
+			operation: 'uploadVtt',
+			projectId: byId(sandbox().fixtures.projects.writable),
+			name: '={{ $json.name }}',
+		}),
+		items: (tag) =>
+			[1, 2, 3].map((index) => ({
+				...binaryInputItem(VTT, { fileName: `subs-${tag}-${index}.vtt`, mimeType: 'text/vtt' }),
+				json: { name: `Subtitles ${tag}-${index}` },
+			})),
+		applied: (items) => {
+			const project = sandbox().state.projects.get(sandbox().fixtures.projects.writable)!;
+			return items.map((item) => project.subtitles.filter((subtitle) => subtitle.name === item.json.name).length);
+		},
+		expected: (item) => ({
+			projectId: sandbox().fixtures.projects.writable,
+			name: item.json.name,
+			fileName: item.binary?.data.fileName,
+			fileSize: Buffer.byteLength(VTT),
+		}),
+	},
+	{
+		name: 'Figma Order > Create',
+		path: '/integration/orders/figma/create',
+		parameters: () => ({
+			resource: 'figmaOrder',
+			operation: 'create',
+			fileUrl: '={{ "https://www.figma.com/design/" + $json.fileKey + "/Site" }}',
+			sourceLanguage: 'en',
+			targetLanguages: 'de, fr',
+		}),
+		items: (tag) => [1, 2, 3].map((index) => ({ json: { fileKey: `Key${tag}x${index}` } })),
+		applied: (items) =>
+			items.map((item) => [...sandbox().state.figmaImports.values()].filter((entry) => entry.fileKey === item.json.fileKey).length),
+		expected: (item) => {
+			const record = [...sandbox().state.figmaImports.values()].find((entry) => entry.fileKey === item.json.fileKey)!;
+			const orders = record.orderIds.map((orderId) => sandbox().state.orders.get(orderId)!);
+			return {
+				projectId: record.projectId,
+				importId: record.importId,
+				orders: orders.map((order) => ({ orderId: order.id, targetLanguage: order.targetLanguage, status: order.status })),
+			};
+		},
+	},
+];
+
+describe.each(cases)('$name: a lost answer settled from the API\'s state', (operation) => {
+	it.each([
+		['a 500 after the API applied it', 'status' as const],
+		['the connection dropped after the API applied it', 'drop' as const],
+	])('%s: the first run stops at that item; n8n\'s Retry finishes, each item applied once', async (_label, kind) => {
+		const s = sandbox();
+		const items = operation.items(`${++unique}`);
+		const staticData: IDataObject = {};
+		s.faults.add({ method: 'POST', path: operation.path, kind, ...(kind === 'status' ? { status: 500 } : {}), when: 'after', skip: 1, times: 1 });
+
+		const first = await run(s, operation.parameters(), { items, staticData });
+
+		expect(failure(first).itemIndex).toBe(1);
+		expect(operation.applied(items)).toEqual([1, 1, 0]);
+		s.requests.reset();
+
+		const retried = await retryOf(s, first, saved(staticData));
+
+		expect(retried.error).toBeUndefined();
+		expect(operation.applied(items)).toEqual([1, 1, 1]);
+		// Only the third item was sent; the second was read from the API's state.
+		expect(s.requests.count({ method: 'POST' })).toBe(1);
+		expect(retried.json).toHaveLength(3);
+		expect(retried.json[0]).toMatchObject({ alreadyApplied: true });
+		expect(retried.json[1]).toEqual({ ...(await operation.expected(items[1])), ...repeatMarks });
+		expect(retried.json[2].alreadyApplied).toBeUndefined();
+		// The settled item has the shape of an answer the API gave.
+		expect(Object.keys(unmarked(retried.json[1])).sort()).toEqual(Object.keys(retried.json[2]).sort());
+	});
+
+	it('not applied (a 500 before the API acted): n8n\'s Retry sends it once, and each item is applied once', async () => {
+		const s = sandbox();
+		const items = operation.items(`${++unique}`);
+		const staticData: IDataObject = {};
+		s.faults.add({ method: 'POST', path: operation.path, kind: 'status', status: 500, when: 'before', skip: 1, times: 1 });
+
+		const first = await run(s, operation.parameters(), { items, staticData });
+
+		expect(failure(first).itemIndex).toBe(1);
+		expect(operation.applied(items)).toEqual([1, 0, 0]);
+		s.requests.reset();
+
+		const retried = await retryOf(s, first, saved(staticData));
+
+		expect(retried.error).toBeUndefined();
+		expect(operation.applied(items)).toEqual([1, 1, 1]);
+		expect(s.requests.count({ method: 'POST' })).toBe(2);
+		expect(retried.json[0]).toMatchObject({ alreadyApplied: true });
+		expect(retried.json[1]).toEqual(await operation.expected(items[1]));
+	});
+});
