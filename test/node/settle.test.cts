@@ -317,3 +317,71 @@ describe.each(cases)('$name: a lost answer settled from the API\'s state', (oper
 		expect(retried.json[1]).toEqual(await operation.expected(items[1]));
 	});
 });
+
+describe('Settling reads only what tells this item apart', () => {
+	const memory = { resource: 'memory', operation: 'create', title: '={{ $json.title }}' };
+	const titled = (title: string) => [...sandbox().state.memories.values()].filter((entry) => entry.title === title);
+	const loseSecondAnswer = () =>
+		sandbox().faults.add({ method: 'POST', path: '/integration/memories', kind: 'status', status: 500, when: 'after', skip: 1, times: 1 });
+
+	it('the same request twice in one run on purpose: the lost one settles to the second record, not the first', async () => {
+		const title = `Twice ${++unique}`;
+		const items = [{ json: { title } }, { json: { title } }, { json: { title: `${title} b` } }];
+		const staticData: IDataObject = {};
+		loseSecondAnswer();
+
+		const first = await run(sandbox(), memory, { items, staticData });
+		const retried = await retryOf(sandbox(), first, saved(staticData));
+
+		expect(retried.error).toBeUndefined();
+		const made = titled(title);
+		expect(made).toHaveLength(2);
+		expect(retried.json.slice(0, 2).map((json) => json.id)).toEqual(made.map((entry) => entry.id));
+		expect(titled(`${title} b`)).toHaveLength(1);
+	});
+
+	it('another record alike made between the failure and the retry: the item cannot be told apart, so it stops, and nothing is sent', async () => {
+		const title = `Contested ${++unique}`;
+		const items = [{ json: { title: `${title} a` } }, { json: { title } }, { json: { title: `${title} c` } }];
+		const staticData: IDataObject = {};
+		loseSecondAnswer();
+
+		const first = await run(sandbox(), memory, { items, staticData });
+		// Someone else creates a memory of the same title before the retry.
+		await fetch(`${sandbox().baseUrl}/integration/memories`, {
+			method: 'POST',
+			headers: { 'X-Api-Key': sandbox().keys.owner, 'content-type': 'application/json' },
+			body: JSON.stringify({ title }),
+		});
+		sandbox().requests.reset();
+		const retried = await retryOf(sandbox(), first, saved(staticData));
+
+		const error = failure(retried);
+		expect(error.itemIndex).toBe(1);
+		expect(error.message).toMatch(/^Item 1 was sent in the run this retries .* so it may have been applied$/);
+		expect(error.description).toContain('send item 1 alone');
+		expect(sandbox().requests.count({ method: 'POST' })).toBe(0);
+		expect(titled(title)).toHaveLength(2);
+		expect(titled(`${title} c`)).toHaveLength(0);
+	});
+
+	it('a record of the send without what was read before it: the item stops instead of guessing or sending again', async () => {
+		const title = `Unread ${++unique}`;
+		const items = [{ json: { title: `${title} a` } }, { json: { title } }, { json: { title: `${title} c` } }];
+		const staticData: IDataObject = {};
+		loseSecondAnswer();
+
+		const first = await run(sandbox(), memory, { items, staticData });
+		const kept = saved(staticData);
+		const records = Object.values((kept['node:Ollang'] as IDataObject).ollangAppliedItems as Record<string, IDataObject>);
+		const sent = records.filter((record) => record.state === 'sent');
+		expect(sent).toHaveLength(1);
+		delete sent[0].before;
+		sandbox().requests.reset();
+		const retried = await retryOf(sandbox(), first, kept);
+
+		expect(failure(retried).itemIndex).toBe(1);
+		expect(sandbox().requests.count({ method: 'POST' })).toBe(0);
+		expect(titled(title)).toHaveLength(1);
+	});
+});
