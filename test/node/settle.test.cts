@@ -30,7 +30,6 @@ let retries = 0;
  * saved after the failed run. The execution context n8n established for the failed run comes with its data.
  */
 async function retryOf(s: Sandbox, failed: Run, staticData: IDataObject): Promise<Run> {
-	await getRuntime();
 	const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
 	const { lastNodeExecuted } = data.resultData;
 	if (lastNodeExecuted === undefined) throw new Error('The failed execution names no last node');
@@ -56,16 +55,8 @@ async function retryOf(s: Sandbox, failed: Run, staticData: IDataObject): Promis
 		staticData,
 	};
 	const runtime = await getRuntime();
-	const workflow = new Workflow({
-		id: workflowData.id,
-		name: workflowData.name,
-		nodes: workflowData.nodes,
-		connections: workflowData.connections,
-		active: false,
-		nodeTypes: runtime.nodeTypes,
-		staticData,
-		settings: workflowData.settings,
-	});
+	const { id, name, nodes, connections, settings } = workflowData;
+	const workflow = new Workflow({ id, name, nodes, connections, settings, active: false, nodeTypes: runtime.nodeTypes, staticData });
 	const executionId = `harness-retry-${process.pid}-${++retries}`;
 	const credential = ollangCredential({ baseUrl: s.baseUrl, apiKey: s.keys.owner });
 	const additionalData = createAdditionalData({
@@ -163,7 +154,7 @@ const cases: Case[] = [
 		applied: (items) => items.map((item) => [...sandbox().state.folderDocs.values()].filter((doc) => doc.name === item.json.name).length),
 		expected: (item) => {
 			const doc = [...sandbox().state.folderDocs.values()].find((entry) => entry.name === item.json.name)!;
-			return { success: true, folderId: doc.folderId, ...folderDocView(doc) };
+			return { success: true, ...folderDocView(doc) };
 		},
 	},
 	{
@@ -184,7 +175,7 @@ const cases: Case[] = [
 		applied: (items) => items.map((item) => [...sandbox().state.folderDocs.values()].filter((doc) => doc.name === item.json.name).length),
 		expected: (item) => {
 			const doc = [...sandbox().state.folderDocs.values()].find((entry) => entry.name === item.json.name)!;
-			return { success: true, folderId: doc.folderId, ...folderDocView(doc), fileSize: doc.size };
+			return { success: true, ...folderDocView(doc), fileSize: doc.size };
 		},
 	},
 	{
@@ -267,70 +258,53 @@ const cases: Case[] = [
 ];
 
 describe.each(cases)('$name: a lost answer settled from the API\'s state', (operation) => {
+	// The second item's request: applied and its answer lost (the retry reads it and sends only the third), or not
+	// applied (the retry sends the second and the third).
 	it.each([
-		['a 500 after the API applied it', 'status' as const],
-		['the connection dropped after the API applied it', 'drop' as const],
-	])('%s: the first run stops at that item; n8n\'s Retry finishes, each item applied once', async (_label, kind) => {
+		['a 500 after the API applied it', { kind: 'status', status: 500, when: 'after' } as const, true],
+		['the connection dropped after the API applied it', { kind: 'drop', when: 'after' } as const, true],
+		['a 500 before the API acted (not applied)', { kind: 'status', status: 500, when: 'before' } as const, false],
+	])('%s: the first run stops at that item; n8n\'s Retry finishes, each item applied once', async (_label, fault, applied) => {
 		const s = sandbox();
 		const items = operation.items(`${++unique}`);
 		const staticData: IDataObject = {};
-		s.faults.add({ method: 'POST', path: operation.path, kind, ...(kind === 'status' ? { status: 500 } : {}), when: 'after', skip: 1, times: 1 });
+		s.faults.add({ method: 'POST', path: operation.path, ...fault, skip: 1, times: 1 });
 
 		const first = await run(s, operation.parameters(), { items, staticData });
 
 		expect(failure(first).itemIndex).toBe(1);
-		expect(operation.applied(items)).toEqual([1, 1, 0]);
+		expect(operation.applied(items)).toEqual([1, applied ? 1 : 0, 0]);
 		s.requests.reset();
 
 		const retried = await retryOf(s, first, saved(staticData));
 
 		expect(retried.error).toBeUndefined();
 		expect(operation.applied(items)).toEqual([1, 1, 1]);
-		// Only the third item was sent; the second was read from the API's state.
-		expect(s.requests.count({ method: 'POST' })).toBe(1);
+		expect(s.requests.count({ method: 'POST' })).toBe(applied ? 1 : 2);
 		expect(retried.json).toHaveLength(3);
 		expect(retried.json[0]).toMatchObject({ alreadyApplied: true });
-		expect(retried.json[1]).toEqual({ ...(await operation.expected(items[1])), ...repeatMarks });
+		expect(retried.json[1]).toEqual({ ...(await operation.expected(items[1])), ...(applied ? repeatMarks : {}) });
 		expect(retried.json[2].alreadyApplied).toBeUndefined();
 		// The settled item has the shape of an answer the API gave.
 		expect(Object.keys(unmarked(retried.json[1])).sort()).toEqual(Object.keys(retried.json[2]).sort());
-	});
-
-	it('not applied (a 500 before the API acted): n8n\'s Retry sends it once, and each item is applied once', async () => {
-		const s = sandbox();
-		const items = operation.items(`${++unique}`);
-		const staticData: IDataObject = {};
-		s.faults.add({ method: 'POST', path: operation.path, kind: 'status', status: 500, when: 'before', skip: 1, times: 1 });
-
-		const first = await run(s, operation.parameters(), { items, staticData });
-
-		expect(failure(first).itemIndex).toBe(1);
-		expect(operation.applied(items)).toEqual([1, 0, 0]);
-		s.requests.reset();
-
-		const retried = await retryOf(s, first, saved(staticData));
-
-		expect(retried.error).toBeUndefined();
-		expect(operation.applied(items)).toEqual([1, 1, 1]);
-		expect(s.requests.count({ method: 'POST' })).toBe(2);
-		expect(retried.json[0]).toMatchObject({ alreadyApplied: true });
-		expect(retried.json[1]).toEqual(await operation.expected(items[1]));
 	});
 });
 
 describe('Settling reads only what tells this item apart', () => {
 	const memory = { resource: 'memory', operation: 'create', title: '={{ $json.title }}' };
 	const titled = (title: string) => [...sandbox().state.memories.values()].filter((entry) => entry.title === title);
-	const loseSecondAnswer = () =>
+	/** Runs the items with the second one's answer lost after the API applied it; returns the run and its static data. */
+	const runLosingSecond = async (items: INodeExecutionData[]) => {
 		sandbox().faults.add({ method: 'POST', path: '/integration/memories', kind: 'status', status: 500, when: 'after', skip: 1, times: 1 });
+		const staticData: IDataObject = {};
+		return { first: await run(sandbox(), memory, { items, staticData }), staticData };
+	};
+	/** Three titles, the second the one given. */
+	const around = (title: string) => [{ json: { title: `${title} a` } }, { json: { title } }, { json: { title: `${title} c` } }];
 
 	it('the same request twice in one run on purpose: the lost one settles to the second record, not the first', async () => {
 		const title = `Twice ${++unique}`;
-		const items = [{ json: { title } }, { json: { title } }, { json: { title: `${title} b` } }];
-		const staticData: IDataObject = {};
-		loseSecondAnswer();
-
-		const first = await run(sandbox(), memory, { items, staticData });
+		const { first, staticData } = await runLosingSecond([{ json: { title } }, { json: { title } }, { json: { title: `${title} b` } }]);
 		const retried = await retryOf(sandbox(), first, saved(staticData));
 
 		expect(retried.error).toBeUndefined();
@@ -342,11 +316,7 @@ describe('Settling reads only what tells this item apart', () => {
 
 	it('another record alike made between the failure and the retry: the item cannot be told apart, so it stops, and nothing is sent', async () => {
 		const title = `Contested ${++unique}`;
-		const items = [{ json: { title: `${title} a` } }, { json: { title } }, { json: { title: `${title} c` } }];
-		const staticData: IDataObject = {};
-		loseSecondAnswer();
-
-		const first = await run(sandbox(), memory, { items, staticData });
+		const { first, staticData } = await runLosingSecond(around(title));
 		// Someone else creates a memory of the same title before the retry.
 		await fetch(`${sandbox().baseUrl}/integration/memories`, {
 			method: 'POST',
@@ -367,11 +337,7 @@ describe('Settling reads only what tells this item apart', () => {
 
 	it('a record of the send without what was read before it: the item stops instead of guessing or sending again', async () => {
 		const title = `Unread ${++unique}`;
-		const items = [{ json: { title: `${title} a` } }, { json: { title } }, { json: { title: `${title} c` } }];
-		const staticData: IDataObject = {};
-		loseSecondAnswer();
-
-		const first = await run(sandbox(), memory, { items, staticData });
+		const { first, staticData } = await runLosingSecond(around(title));
 		const kept = saved(staticData);
 		const records = Object.values((kept['node:Ollang'] as IDataObject).ollangAppliedItems as Record<string, IDataObject>);
 		const sent = records.filter((record) => record.state === 'sent');

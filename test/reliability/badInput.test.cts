@@ -90,6 +90,19 @@ const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 /** Run QC Evaluation reads the order (its latest evaluation) before each evaluation, for Retry Protection. */
 const QC_REQUESTS_PER_ITEM = 2;
+/** Protected writes that read the API's state before sending (one request), to settle a lost answer on a retry. */
+const READ_BEFORE_SENDING = new Set([
+	'order.create',
+	'revision.create',
+	'memory.create',
+	'folder.attachDocument',
+	'folder.uploadDocument',
+	'project.createFromUrl',
+	'upload.uploadFile',
+	'upload.uploadFromUrl',
+	'upload.uploadVtt',
+	'figmaOrder.create',
+]);
 
 const CASES: BadInput[] = [
 	...idProblems.map(([what, bad, problem]): BadInput => ({
@@ -303,7 +316,8 @@ describe('locally invalid input: a clear error naming the field and the item, an
 			expect(error?.message.slice(prefix.length)).toMatch(entry.problem);
 			expect(error?.itemIndex).toBe(position);
 			// Only the good items before it were sent (one request each), or none where all items are read first.
-			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position * (entry.requestsPerItem ?? 1));
+			const perItem = entry.requestsPerItem ?? (READ_BEFORE_SENDING.has(entry.operation) ? 2 : 1);
+			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position * perItem);
 			figures.add('bad inputs with a clear error before any request for them');
 		},
 	);
@@ -415,8 +429,13 @@ describe('broken answers: a clear error naming the problem and the item', () => 
 		async (_name, entry, index) => {
 			const s = sandbox();
 			// Items before the spoiled one get the service's real answers; from the spoiled one on, every answer is spoiled.
+			// An action's reads before sending are answered as the service would: its own answer is the one spoiled.
 			const position = entry.single ? 0 : index % 2;
-			const gateway = await startGateway(s.baseUrl, (requestIndex) => (requestIndex >= position ? entry.spoil : undefined));
+			let actions = 0;
+			const gateway = await startGateway(s.baseUrl, (requestIndex, req) => {
+				const counted = entry.claim === undefined ? requestIndex : req.method === 'GET' ? -1 : actions++;
+				return counted >= position ? entry.spoil : undefined;
+			});
 			try {
 				const items = Array.from({ length: position + 1 }, () => ({ json: {} }));
 				const result = await run(s, nodeParameters(entry.operation, entry.parameters, s), { items, baseUrl: gateway.baseUrl });
