@@ -11,7 +11,7 @@ import { memoryView } from '../../sandbox/api/memories.cts';
 import { revisionView } from '../../sandbox/api/revisions.cts';
 import { folderDocView } from '../../sandbox/domain/projects.cts';
 import type { Sandbox } from '../../sandbox/index.cts';
-import { binaryInputItem, testItemsNode } from '../harness/engine.cts';
+import { OLLANG_NODE_TYPE, binaryInputItem, runWorkflow, testItemsNode } from '../harness/engine.cts';
 import { createAdditionalData, createCredentialsHelper, getRuntime, ollangCredential } from '../harness/runtime.cts';
 import type { Run } from './setup.cts';
 import { assertNoKeyLeak, byId, failure, run, useSandbox } from './setup.cts';
@@ -349,5 +349,46 @@ describe('Settling reads only what tells this item apart', () => {
 		expect(failure(retried).itemIndex).toBe(1);
 		expect(sandbox().requests.count({ method: 'POST' })).toBe(0);
 		expect(titled(title)).toHaveLength(1);
+	});
+});
+
+describe('Retry On Fail (the node run again within the execution)', () => {
+	it('settles the item whose answer was lost from the API\'s state and goes on: each item applied once', async () => {
+		const s = sandbox();
+		const title = `On fail ${++unique}`;
+		const titles = [`${title} a`, title, `${title} c`];
+		const source = testItemsNode(titles.map((entry) => ({ json: { title: entry } })), 'Test Items');
+		const credential = ollangCredential({ baseUrl: s.baseUrl, apiKey: s.keys.owner });
+		const node: INode = {
+			id: 'node-under-test',
+			name: 'Ollang',
+			type: OLLANG_NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { resource: 'memory', operation: 'create', title: '={{ $json.title }}' },
+			credentials: credential.nodeCredentials,
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 10,
+		};
+		s.faults.add({ method: 'POST', path: '/integration/memories', kind: 'drop', when: 'after', skip: 1, times: 1 });
+
+		const result = await runWorkflow(
+			{
+				nodes: [source, node],
+				connections: { [source.name]: { [NodeConnectionTypes.Main]: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+				staticData: {},
+			},
+			{ credentials: credential.credentialsById },
+		);
+
+		const task = result.data.resultData.runData[node.name]?.[0];
+		expect(task?.error).toBeUndefined();
+		const json = (task?.data?.[NodeConnectionTypes.Main]?.[0] ?? []).map((item) => item.json);
+		const made = titles.map((entry) => [...s.state.memories.values()].filter((memory) => memory.title === entry));
+		expect(made.map((list) => list.length)).toEqual([1, 1, 1]);
+		expect(json.map((entry) => entry.id)).toEqual(made.map(([memory]) => memory.id));
+		expect(json.map((entry) => entry.alreadyApplied === true)).toEqual([true, true, false]);
+		expect(s.requests.count({ method: 'POST', path: '/integration/memories' })).toBe(3);
 	});
 });
