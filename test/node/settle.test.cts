@@ -4,7 +4,7 @@
 // execution then reads the API's state for the second item instead of stopping or sending it again, and sends the
 // third: every item is applied exactly once. When the lost request was not applied (a 500 before the API acted), the
 // retry sends it, once.
-import type { IDataObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import { memoryView } from '../../sandbox/api/memories.cts';
@@ -22,6 +22,11 @@ const sandbox = useSandbox();
 const saved = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
 let retries = 0;
+
+/** The connection of the Test Items node to the node under test. */
+const inputOf = (source: INode, node: INode): IConnections => ({
+	[source.name]: { [NodeConnectionTypes.Main]: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+});
 
 /**
  * n8n's Retry of a failed execution (executions list, "Retry with currently saved workflow"), as n8n's
@@ -50,7 +55,7 @@ async function retryOf(s: Sandbox, failed: Run, staticData: IDataObject): Promis
 		createdAt: now,
 		updatedAt: now,
 		nodes: [source, node],
-		connections: { [source.name]: { [NodeConnectionTypes.Main]: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		connections: inputOf(source, node),
 		settings: { executionOrder: 'v1' },
 		staticData,
 	};
@@ -359,24 +364,16 @@ describe('Retry On Fail (the node run again within the execution)', () => {
 		const titles = [`${title} a`, title, `${title} c`];
 		const source = testItemsNode(titles.map((entry) => ({ json: { title: entry } })), 'Test Items');
 		const credential = ollangCredential({ baseUrl: s.baseUrl, apiKey: s.keys.owner });
-		const node: INode = {
-			id: 'node-under-test',
-			name: 'Ollang',
-			type: OLLANG_NODE_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { resource: 'memory', operation: 'create', title: '={{ $json.title }}' },
-			credentials: credential.nodeCredentials,
-			retryOnFail: true,
-			maxTries: 2,
-			waitBetweenTries: 10,
-		};
+		const parameters = { resource: 'memory', operation: 'create', title: '={{ $json.title }}' };
+		const node: INode = { id: 'node-under-test', name: 'Ollang', type: OLLANG_NODE_TYPE, typeVersion: 1, position: [200, 0], parameters, credentials: credential.nodeCredentials };
+		// The node's settings: Retry On Fail, two tries.
+		Object.assign(node, { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 });
 		s.faults.add({ method: 'POST', path: '/integration/memories', kind: 'drop', when: 'after', skip: 1, times: 1 });
 
 		const result = await runWorkflow(
 			{
 				nodes: [source, node],
-				connections: { [source.name]: { [NodeConnectionTypes.Main]: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+				connections: inputOf(source, node),
 				staticData: {},
 			},
 			{ credentials: credential.credentialsById },
