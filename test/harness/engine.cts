@@ -43,6 +43,7 @@ export {
 } from './runtime.cts';
 export type { CredentialsById } from './runtime.cts';
 export { credentialDecryptions } from './credentials-helper.cts';
+export { deduplicationStore } from './runtime.cts';
 export { binaryInputItem, testItemsNode } from './test-items-node.cts';
 export type { TestInputItem } from './test-items-node.cts';
 
@@ -71,9 +72,42 @@ let executionCounter = 0;
  * left empty) names the node and the issue.
  */
 export async function runWorkflow(workflow: WorkflowDefinition, options: RunWorkflowOptions): Promise<IRun> {
+	const { instance, execution } = await prepareExecution(workflow, options.credentials, options.mode ?? 'manual');
+	const startNodeName =
+		options.startNode ?? workflow.nodes.find((node) => node.type === TEST_ITEMS_NODE_TYPE)?.name;
+	const startNode = startNodeName === undefined ? undefined : instance.getNode(startNodeName);
+	if (startNodeName !== undefined && !startNode) throw new Error(`Start node "${startNodeName}" is not in the workflow`);
+	return await execution.run({ workflow: instance, startNode: startNode ?? undefined, pinData: workflow.pinData });
+}
+
+/**
+ * n8n's Retry of a failed execution (the executions list), as n8n 2.x's ExecutionService.retry does it: a new
+ * execution in mode 'retry' on the failed one's stored data, its error removed and the failed node's last run dropped,
+ * so the node runs again from the stack the failure left. `workflow.staticData` is what that Retry gives it: the
+ * workflow's current static data ("with currently saved workflow") or the one stored with the execution ("with
+ * original workflow", from before the failed run).
+ */
+export async function retryWorkflow(failed: IRun, workflow: WorkflowDefinition, credentials: CredentialsById): Promise<IRun> {
+	// Stored executions are JSON: the retry reads a copy, not the objects of the run that failed.
+	const data = JSON.parse(JSON.stringify(failed.data)) as IRun['data'];
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs && runs.length > 0 && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	const { instance, execution } = await prepareExecution(workflow, credentials, 'retry', data);
+	return await execution.processRunExecutionData(instance);
+}
+
+async function prepareExecution(
+	workflow: WorkflowDefinition,
+	credentials: CredentialsById,
+	mode: WorkflowExecuteMode,
+	runExecutionData?: IRun['data'],
+): Promise<{ instance: Workflow; execution: WorkflowExecute }> {
 	const runtime = await getRuntime();
 	const executionId = `harness-${process.pid}-${++executionCounter}`;
-	const mode = options.mode ?? 'manual';
 	const now = new Date();
 	const workflowData: IWorkflowBase = {
 		id: 'harness-workflow',
@@ -103,17 +137,12 @@ export async function runWorkflow(workflow: WorkflowDefinition, options: RunWork
 	});
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
 	const additionalData = createAdditionalData({
-		credentialsHelper: createCredentialsHelper(options.credentials),
+		credentialsHelper: createCredentialsHelper(credentials),
 		hooks,
 		executionId,
 		workflowId: workflowData.id,
 	});
-	const startNodeName =
-		options.startNode ?? workflow.nodes.find((node) => node.type === TEST_ITEMS_NODE_TYPE)?.name;
-	const startNode = startNodeName === undefined ? undefined : instance.getNode(startNodeName);
-	if (startNodeName !== undefined && !startNode) throw new Error(`Start node "${startNodeName}" is not in the workflow`);
-	const execution = new WorkflowExecute(additionalData, mode);
-	return await execution.run({ workflow: instance, startNode: startNode ?? undefined, pinData: workflow.pinData });
+	return { instance, execution: new WorkflowExecute(additionalData, mode, runExecutionData) };
 }
 
 export interface RunNodeOptions {
@@ -133,6 +162,10 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** The workflow's static data, as n8n loads it for an execution; the run changes this object as n8n's would. */
 	staticData?: IDataObject;
+	/** The node's Retry On Fail setting: tries in all (no wait between them). */
+	retryOnFail?: { maxTries: number };
+	/** Instead of a new execution: n8n's Retry of this failed run (see retryWorkflow). */
+	retryOf?: IRun;
 }
 
 export interface RunNodeResult {
@@ -166,17 +199,18 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		parameters: options.parameters,
 		credentials: credential.nodeCredentials,
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: 0 } : {}),
 	};
-	const run = await runWorkflow(
-		{
-			nodes: [source, node],
-			connections: {
-				[source.name]: { [NodeConnectionTypes.Main]: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
-			},
-			staticData: options.staticData,
+	const workflow: WorkflowDefinition = {
+		nodes: [source, node],
+		connections: {
+			[source.name]: { [NodeConnectionTypes.Main]: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
 		},
-		{ credentials: credential.credentialsById, mode: options.mode },
-	);
+		staticData: options.staticData,
+	};
+	const run = options.retryOf
+		? await retryWorkflow(options.retryOf, workflow, credential.credentialsById)
+		: await runWorkflow(workflow, { credentials: credential.credentialsById, mode: options.mode });
 	const task = run.data.resultData.runData[nodeName]?.[0];
 	const outputs = (task?.data?.[NodeConnectionTypes.Main] ?? []).map((output) => output ?? []);
 	const error = task?.error ?? run.data.resultData.error;

@@ -15,9 +15,10 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
-import { BinaryDataService, ExternalSecretsProxy, InstanceSettings } from 'n8n-core';
+import { BinaryDataService, DataDeduplicationService, ExternalSecretsProxy, InstanceSettings } from 'n8n-core';
 import type { ExecutionLifecycleHooks } from 'n8n-core';
 import { CredentialTypeRegistry, InMemoryCredentialsHelper } from './credentials-helper.cts';
+import { InMemoryDeduplicator } from './deduplication.cts';
 import { LazyRegistry } from './lazy-registry.cts';
 import type { StoredCredential } from './credentials-helper.cts';
 import { TEST_ITEMS_NODE_TYPE, TestItems } from './test-items-node.cts';
@@ -166,8 +167,12 @@ async function createRuntime(): Promise<HarnessRuntime> {
 		return Container.get(BinaryDataService);
 	});
 	await binaryData.init();
+	await DataDeduplicationService.init(deduplicationStore);
 	return { nodeTypes, credentialTypes, binaryData, userFolder };
 }
+
+/** What n8n keeps in its database's deduplication table, for every run of this process. */
+export const deduplicationStore = new InMemoryDeduplicator();
 
 /** The n8n-core services, set up on first use. */
 export async function getRuntime(): Promise<HarnessRuntime> {

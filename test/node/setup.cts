@@ -4,10 +4,10 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox/index.cts';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.cts';
-import { runNode } from '../harness/engine.cts';
+import { deduplicationStore, runNode } from '../harness/engine.cts';
 import type { RunNodeResult } from '../harness/engine.cts';
 
 export type KeyName = 'owner' | 'billing' | 'member';
@@ -24,6 +24,8 @@ export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 	beforeEach(() => {
 		sandbox?.faults.clear();
 		sandbox?.requests.reset();
+		// n8n's deduplication table is per node of a saved workflow; each test is a new workflow.
+		deduplicationStore.clear();
 	});
 	return () => {
 		if (!sandbox) throw new Error('sandbox not started');
@@ -42,6 +44,12 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** The workflow's static data (what n8n keeps between executions); changed by the run. */
 	staticData?: IDataObject;
+	/** The execution's mode (default manual), as n8n sets it: 'webhook', 'trigger', 'integrated', 'chat', ... */
+	mode?: WorkflowExecuteMode;
+	/** The node's Retry On Fail: tries in all. */
+	retryOnFail?: number;
+	/** n8n's Retry of this failed run (mode 'retry'), with the static data given (saved or original workflow). */
+	retryOf?: Run;
 }
 
 export interface Run extends RunNodeResult {
@@ -59,6 +67,9 @@ export async function run(sandbox: Sandbox, parameters: INodeParameters, options
 		continueOnFail: options.continueOnFail,
 		typeVersion: options.typeVersion,
 		staticData: options.staticData,
+		mode: options.mode,
+		...(options.retryOnFail ? { retryOnFail: { maxTries: options.retryOnFail } } : {}),
+		...(options.retryOf ? { retryOf: options.retryOf.run } : {}),
 	});
 	const json = result.items.map((item) => item.json as Record<string, unknown>);
 	assertNoKeyLeak(result, [...Object.values(sandbox.keys), apiKey]);

@@ -91,12 +91,15 @@ export class ItemLedger {
 			this.run.pruned = true;
 			await this.records.prune(Date.now());
 		}
+		// Outside n8n's Retry only this execution's own earlier try (Retry On Fail) is a repeat of a default-keyed item:
+		// another execution that happens to share the run's start time is not.
+		const counts = this.explicitKey || this.identity.isRetry;
 		const record =
 			this.records.get(this.key) ??
 			(this.identity.retryOfUnknownRun && !this.explicitKey ? this.records.newestWithPrefix(`${this.itemKey}@`) : undefined);
-		if (record !== undefined) return { kind: record.state, record };
+		if (record !== undefined && (counts || record.execution === this.identity.execution)) return { kind: record.state, record };
 		const marker = await this.records.markSending(this.key);
-		return marker === 'applied' || marker === 'sent' ? { kind: marker } : { kind: 'none' };
+		return counts && (marker === 'applied' || marker === 'sent') ? { kind: marker } : { kind: 'none' };
 	}
 
 	/** Right before the request goes out. */

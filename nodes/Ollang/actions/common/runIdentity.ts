@@ -12,8 +12,10 @@ export interface RunIdentity {
 	run: string;
 	/** The id of this execution (a retry has its own), named in a skipped item's output. */
 	execution: string;
-	/** When the run began (epoch ms), where n8n says: the lower bound for reading what it may have applied. */
+	/** When the run began (epoch ms), where n8n says. */
 	startedAt?: number;
+	/** n8n's Retry of a failed execution: another execution that continues a run. */
+	isRetry: boolean;
 	/**
 	 * n8n's Retry on an n8n that keeps no execution context (1.x): the run it retries cannot be named, so any record of
 	 * the same item and request counts.
@@ -44,8 +46,9 @@ export function runIdentity(ctx: IExecuteFunctions): RunIdentity {
 			run: `${context.establishedAt}:${String(context.source ?? '')}:${runIndex}`,
 			execution,
 			startedAt: context.establishedAt,
+			isRetry: mode === 'retry',
 			retryOfUnknownRun: false,
 		};
 	}
-	return { run: `${execution}:${runIndex}`, execution, retryOfUnknownRun: mode === 'retry' };
+	return { run: `${execution}:${runIndex}`, execution, isRetry: mode === 'retry', retryOfUnknownRun: mode === 'retry' };
 }
