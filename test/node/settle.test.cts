@@ -4,80 +4,23 @@
 // execution then reads the API's state for the second item instead of stopping or sending it again, and sends the
 // third: every item is applied exactly once. When the lost request was not applied (a 500 before the API acted), the
 // retry sends it, once.
-import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
-import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { memoryView } from '../../sandbox/api/memories.cts';
 import { revisionView } from '../../sandbox/api/revisions.cts';
 import { folderDocView } from '../../sandbox/domain/projects.cts';
 import type { Sandbox } from '../../sandbox/index.cts';
-import { OLLANG_NODE_TYPE, binaryInputItem, runWorkflow, testItemsNode } from '../harness/engine.cts';
-import { createAdditionalData, createCredentialsHelper, getRuntime, ollangCredential } from '../harness/runtime.cts';
+import { binaryInputItem } from '../harness/engine.cts';
 import type { Run } from './setup.cts';
-import { assertNoKeyLeak, byId, failure, run, useSandbox } from './setup.cts';
+import { byId, failure, run, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox();
 
 /** The static data as n8n stores it between executions. */
 const saved = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
-let retries = 0;
-
-/** The connection of the Test Items node to the node under test. */
-const inputOf = (source: INode, node: INode): IConnections => ({
-	[source.name]: { [NodeConnectionTypes.Main]: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
-});
-
-/**
- * n8n's Retry of a failed execution (executions list, "Retry with currently saved workflow"), as n8n's
- * ExecutionService.retry does it: the failed execution's data as stored (JSON), its error deleted and the failed
- * node's last run popped, run again by n8n-core's WorkflowExecute in mode 'retry' with the workflow's static data as
- * saved after the failed run. The execution context n8n established for the failed run comes with its data.
- */
-async function retryOf(s: Sandbox, failed: Run, staticData: IDataObject): Promise<Run> {
-	const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
-	const { lastNodeExecuted } = data.resultData;
-	if (lastNodeExecuted === undefined) throw new Error('The failed execution names no last node');
-	delete data.resultData.error;
-	const nodeRuns = data.resultData.runData[lastNodeExecuted];
-	if (nodeRuns !== undefined && nodeRuns.length > 0 && nodeRuns[nodeRuns.length - 1].error !== undefined) nodeRuns.pop();
-	const stack = data.executionData?.nodeExecutionStack ?? [];
-	const node = stack.find((entry) => entry.node.name === failed.nodeName)?.node as INode | undefined;
-	if (node === undefined) throw new Error(`The failed execution has no ${failed.nodeName} to run again`);
-	const source = testItemsNode([], 'Test Items');
-	const now = new Date();
-	const workflowData: IWorkflowBase = {
-		id: 'harness-workflow',
-		name: 'Harness workflow',
-		active: false,
-		isArchived: false,
-		activeVersionId: null,
-		createdAt: now,
-		updatedAt: now,
-		nodes: [source, node],
-		connections: inputOf(source, node),
-		settings: { executionOrder: 'v1' },
-		staticData,
-	};
-	const runtime = await getRuntime();
-	const { id, name, nodes, connections, settings } = workflowData;
-	const workflow = new Workflow({ id, name, nodes, connections, settings, active: false, nodeTypes: runtime.nodeTypes, staticData });
-	const executionId = `harness-retry-${process.pid}-${++retries}`;
-	const credential = ollangCredential({ baseUrl: s.baseUrl, apiKey: s.keys.owner });
-	const additionalData = createAdditionalData({
-		credentialsHelper: createCredentialsHelper(credential.credentialsById),
-		hooks: new ExecutionLifecycleHooks('retry', executionId, workflowData),
-		executionId,
-		workflowId: workflowData.id,
-	});
-	const result: IRun = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
-	const task = result.data.resultData.runData[node.name]?.[0];
-	const outputs = (task?.data?.[NodeConnectionTypes.Main] ?? []).map((output) => output ?? []);
-	const items = outputs[0] ?? [];
-	const retried = { items, outputs, error: task?.error ?? result.data.resultData.error, run: result, nodeName: node.name };
-	assertNoKeyLeak(retried, Object.values(s.keys));
-	return { ...retried, json: items.map((item) => item.json as Record<string, unknown>) };
-}
+/** n8n's Retry of the failed run ("with currently saved workflow": the static data as saved after it). */
+const retryOf = (s: Sandbox, failed: Run, parameters: INodeParameters, items: INodeExecutionData[], staticData: IDataObject) =>
+	run(s, parameters, { items, staticData, retryOf: failed });
 
 /** What a skipped item adds to the output. */
 const repeatMarks = { alreadyApplied: true, appliedAt: expect.any(String), appliedInExecution: expect.any(String) };
@@ -281,7 +224,7 @@ describe.each(cases)('$name: a lost answer settled from the API\'s state', (oper
 		expect(operation.applied(items)).toEqual([1, applied ? 1 : 0, 0]);
 		s.requests.reset();
 
-		const retried = await retryOf(s, first, saved(staticData));
+		const retried = await retryOf(s, first, operation.parameters(), items, saved(staticData));
 
 		expect(retried.error).toBeUndefined();
 		expect(operation.applied(items)).toEqual([1, 1, 1]);
@@ -302,15 +245,16 @@ describe('Settling reads only what tells this item apart', () => {
 	const runLosingSecond = async (items: INodeExecutionData[]) => {
 		sandbox().faults.add({ method: 'POST', path: '/integration/memories', kind: 'status', status: 500, when: 'after', skip: 1, times: 1 });
 		const staticData: IDataObject = {};
-		return { first: await run(sandbox(), memory, { items, staticData }), staticData };
+		const first = await run(sandbox(), memory, { items, staticData });
+		return { first, staticData, retry: (saved: IDataObject) => retryOf(sandbox(), first, memory, items, saved) };
 	};
 	/** Three titles, the second the one given. */
 	const around = (title: string) => [{ json: { title: `${title} a` } }, { json: { title } }, { json: { title: `${title} c` } }];
 
 	it('the same request twice in one run on purpose: the lost one settles to the second record, not the first', async () => {
 		const title = `Twice ${++unique}`;
-		const { first, staticData } = await runLosingSecond([{ json: { title } }, { json: { title } }, { json: { title: `${title} b` } }]);
-		const retried = await retryOf(sandbox(), first, saved(staticData));
+		const { staticData, retry } = await runLosingSecond([{ json: { title } }, { json: { title } }, { json: { title: `${title} b` } }]);
+		const retried = await retry(saved(staticData));
 
 		expect(retried.error).toBeUndefined();
 		const made = titled(title);
@@ -321,7 +265,7 @@ describe('Settling reads only what tells this item apart', () => {
 
 	it('another record alike made between the failure and the retry: the item cannot be told apart, so it stops, and nothing is sent', async () => {
 		const title = `Contested ${++unique}`;
-		const { first, staticData } = await runLosingSecond(around(title));
+		const { staticData, retry } = await runLosingSecond(around(title));
 		// Someone else creates a memory of the same title before the retry.
 		await fetch(`${sandbox().baseUrl}/integration/memories`, {
 			method: 'POST',
@@ -329,7 +273,7 @@ describe('Settling reads only what tells this item apart', () => {
 			body: JSON.stringify({ title }),
 		});
 		sandbox().requests.reset();
-		const retried = await retryOf(sandbox(), first, saved(staticData));
+		const retried = await retry(saved(staticData));
 
 		const error = failure(retried);
 		expect(error.itemIndex).toBe(1);
@@ -342,14 +286,14 @@ describe('Settling reads only what tells this item apart', () => {
 
 	it('a record of the send without what was read before it: the item stops instead of guessing or sending again', async () => {
 		const title = `Unread ${++unique}`;
-		const { first, staticData } = await runLosingSecond(around(title));
+		const { staticData, retry } = await runLosingSecond(around(title));
 		const kept = saved(staticData);
 		const records = Object.values((kept['node:Ollang'] as IDataObject).ollangAppliedItems as Record<string, IDataObject>);
 		const sent = records.filter((record) => record.state === 'sent');
 		expect(sent).toHaveLength(1);
 		delete sent[0].before;
 		sandbox().requests.reset();
-		const retried = await retryOf(sandbox(), first, kept);
+		const retried = await retry(kept);
 
 		expect(failure(retried).itemIndex).toBe(1);
 		expect(sandbox().requests.count({ method: 'POST' })).toBe(0);
@@ -362,30 +306,19 @@ describe('Retry On Fail (the node run again within the execution)', () => {
 		const s = sandbox();
 		const title = `On fail ${++unique}`;
 		const titles = [`${title} a`, title, `${title} c`];
-		const source = testItemsNode(titles.map((entry) => ({ json: { title: entry } })), 'Test Items');
-		const credential = ollangCredential({ baseUrl: s.baseUrl, apiKey: s.keys.owner });
-		const parameters = { resource: 'memory', operation: 'create', title: '={{ $json.title }}' };
-		const node: INode = { id: 'node-under-test', name: 'Ollang', type: OLLANG_NODE_TYPE, typeVersion: 1, position: [200, 0], parameters, credentials: credential.nodeCredentials };
-		// The node's settings: Retry On Fail, two tries.
-		Object.assign(node, { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 });
 		s.faults.add({ method: 'POST', path: '/integration/memories', kind: 'drop', when: 'after', skip: 1, times: 1 });
 
-		const result = await runWorkflow(
-			{
-				nodes: [source, node],
-				connections: inputOf(source, node),
-				staticData: {},
-			},
-			{ credentials: credential.credentialsById },
-		);
+		const result = await run(s, { resource: 'memory', operation: 'create', title: '={{ $json.title }}' }, {
+			items: titles.map((entry) => ({ json: { title: entry } })),
+			staticData: {},
+			retryOnFail: 2,
+		});
 
-		const task = result.data.resultData.runData[node.name]?.[0];
-		expect(task?.error).toBeUndefined();
-		const json = (task?.data?.[NodeConnectionTypes.Main]?.[0] ?? []).map((item) => item.json);
+		expect(result.error).toBeUndefined();
 		const made = titles.map((entry) => [...s.state.memories.values()].filter((memory) => memory.title === entry));
 		expect(made.map((list) => list.length)).toEqual([1, 1, 1]);
-		expect(json.map((entry) => entry.id)).toEqual(made.map(([memory]) => memory.id));
-		expect(json.map((entry) => entry.alreadyApplied === true)).toEqual([true, true, false]);
+		expect(result.json.map((entry) => entry.id)).toEqual(made.map(([memory]) => memory.id));
+		expect(result.json.map((entry) => entry.alreadyApplied === true)).toEqual([true, true, false]);
 		expect(s.requests.count({ method: 'POST', path: '/integration/memories' })).toBe(3);
 	});
 });
