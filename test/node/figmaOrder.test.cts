@@ -59,7 +59,7 @@ describe('Figma Order', () => {
 		expect(error.httpCode).toBe('409');
 		expect(error.message).toContain('already exists');
 		expect(error.description).toContain('Get Status');
-		expect(sandbox().requests.count()).toBe(1);
+		expect(sandbox().requests.count({ method: 'POST' })).toBe(1);
 	});
 
 	it('Get Many (orders of a file) takes a key or a URL: one item per order, newest first, limited locally', async () => {

@@ -81,7 +81,7 @@ describe('Revision > Create', () => {
 
 	it('is sent once: a 502 after the service acted is reported as possibly applied, not repeated', async () => {
 		const order = completedOrder();
-		sandbox().faults.add({ path: `/integration/revision/${order.id}`, kind: 'status', status: 502, when: 'after' });
+		sandbox().faults.add({ method: 'POST', path: `/integration/revision/${order.id}`, kind: 'status', status: 502, when: 'after' });
 
 		const error = failure(await run(sandbox(), create(order.id)));
 

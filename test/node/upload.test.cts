@@ -43,7 +43,7 @@ describe('Upload > Upload File', () => {
 		try {
 			await run(sandbox(), uploadFile(), { items: [binaryInputItem(video, { fileName: 'clip.mov' })], baseUrl: stub.baseUrl });
 
-			const [request] = stub.requests;
+			const request = stub.requests.find((entry) => entry.method === 'POST')!;
 			expect(request.headers['transfer-encoding']).toBeUndefined();
 			expect(Number(request.headers['content-length'])).toBe(request.body.length);
 			expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);

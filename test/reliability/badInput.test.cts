@@ -90,8 +90,19 @@ const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 /** Run QC Evaluation reads the order (its latest evaluation) before each evaluation, for Retry Protection. */
 const QC_REQUESTS_PER_ITEM = 2;
-/** Order > Create reads the project's newest orders of the type before it sends (what settles a lost answer). */
-const ORDER_CREATE_REQUESTS_PER_ITEM = 2;
+/** Protected writes that read the API's state before sending (one request), to settle a lost answer on a retry. */
+const READ_BEFORE_SENDING = new Set([
+	'order.create',
+	'revision.create',
+	'memory.create',
+	'folder.attachDocument',
+	'folder.uploadDocument',
+	'project.createFromUrl',
+	'upload.uploadFile',
+	'upload.uploadFromUrl',
+	'upload.uploadVtt',
+	'figmaOrder.create',
+]);
 
 const CASES: BadInput[] = [
 	...idProblems.map(([what, bad, problem]): BadInput => ({
@@ -158,18 +169,18 @@ const CASES: BadInput[] = [
 	{ operation: 'consumption.getMany', what: 'limit 0', parameters: { returnAll: false, limit: V }, good: 5, bad: 0, field: 'Limit', problem: /got 0$/ },
 	{ operation: 'consumption.getMany', what: 'an unknown sort field', parameters: { ...list, options: { orderBy: V } }, good: 'occurredAt', bad: 'price', field: 'Sort By', problem: /"price" is not one of/ },
 
-	{ operation: 'order.create', what: 'an empty project id', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: '', field: 'Project ID', problem: /must not be empty/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'a project id with a slash', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: 'p/1', field: 'Project ID', problem: /'\/'/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'an empty language code', parameters: createOrder({ targetLanguages: { language: [{ code: V }] } }), good: 'de', bad: '', field: 'Target Languages > Language Code #1', problem: /^must not be empty$/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'a language listed twice', parameters: createOrder({ targetLanguages: { language: [{ code: 'de' }, { code: V }] } }), good: 'fr', bad: 'DE', field: 'Target Languages', problem: /"DE" is listed twice/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'level 2', parameters: createOrder({ level: V }), good: 0, bad: 2, field: 'Level', problem: /must be 0 \(AI only\) or 1 \(human review\), got 2/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'an unknown order type', parameters: createOrder({ orderType: V }), good: 'document', bad: 'podcast', field: 'Order Type', problem: /"podcast" is not one of: .*subtitle/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'a callback that is not a URL', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'not a url', field: 'Callback URL', problem: /is not a valid URL/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'an ftp callback', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'ftp://hooks.example.com/x', field: 'Callback URL', problem: /must start with http/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: '21 memories', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => [s.fixtures.memories[0]], bad: Array.from({ length: 21 }, (_, index) => `m${index}`), field: 'Memory Names or IDs', problem: /at most 20 memories per order, got 21/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'a memory id with a slash', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => s.fixtures.memories[1], bad: 'm/1', field: 'Memory Names or IDs', problem: /'\/'/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'an unknown subtype', parameters: createOrder({ orderType: 'cc', additionalFields: { orderSubType: V } }), good: 'closedCaption', bad: 'captions', field: 'Subtype', problem: /"captions" is not one of/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
-	{ operation: 'order.create', what: 'an unknown dubbing style', parameters: createOrder({ orderType: 'aiDubbing', additionalFields: { dubbingStyle: V } }), good: 'overdub', bad: 'karaoke', field: 'Dubbing Style', problem: /"karaoke" is not one of/, requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'an empty project id', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: '', field: 'Project ID', problem: /must not be empty/ },
+	{ operation: 'order.create', what: 'a project id with a slash', parameters: createOrder({ projectId: V }), good: (s: Sandbox) => s.fixtures.projects.writable, bad: 'p/1', field: 'Project ID', problem: /'\/'/ },
+	{ operation: 'order.create', what: 'an empty language code', parameters: createOrder({ targetLanguages: { language: [{ code: V }] } }), good: 'de', bad: '', field: 'Target Languages > Language Code #1', problem: /^must not be empty$/ },
+	{ operation: 'order.create', what: 'a language listed twice', parameters: createOrder({ targetLanguages: { language: [{ code: 'de' }, { code: V }] } }), good: 'fr', bad: 'DE', field: 'Target Languages', problem: /"DE" is listed twice/ },
+	{ operation: 'order.create', what: 'level 2', parameters: createOrder({ level: V }), good: 0, bad: 2, field: 'Level', problem: /must be 0 \(AI only\) or 1 \(human review\), got 2/ },
+	{ operation: 'order.create', what: 'an unknown order type', parameters: createOrder({ orderType: V }), good: 'document', bad: 'podcast', field: 'Order Type', problem: /"podcast" is not one of: .*subtitle/ },
+	{ operation: 'order.create', what: 'a callback that is not a URL', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'not a url', field: 'Callback URL', problem: /is not a valid URL/ },
+	{ operation: 'order.create', what: 'an ftp callback', parameters: createOrder({ additionalFields: { callbackUrl: V } }), good: 'https://hooks.example.com/ok', bad: 'ftp://hooks.example.com/x', field: 'Callback URL', problem: /must start with http/ },
+	{ operation: 'order.create', what: '21 memories', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => [s.fixtures.memories[0]], bad: Array.from({ length: 21 }, (_, index) => `m${index}`), field: 'Memory Names or IDs', problem: /at most 20 memories per order, got 21/ },
+	{ operation: 'order.create', what: 'a memory id with a slash', parameters: createOrder({ additionalFields: { selectedMemories: V } }), good: (s: Sandbox) => s.fixtures.memories[1], bad: 'm/1', field: 'Memory Names or IDs', problem: /'\/'/ },
+	{ operation: 'order.create', what: 'an unknown subtype', parameters: createOrder({ orderType: 'cc', additionalFields: { orderSubType: V } }), good: 'closedCaption', bad: 'captions', field: 'Subtype', problem: /"captions" is not one of/ },
+	{ operation: 'order.create', what: 'an unknown dubbing style', parameters: createOrder({ orderType: 'aiDubbing', additionalFields: { dubbingStyle: V } }), good: 'overdub', bad: 'karaoke', field: 'Dubbing Style', problem: /"karaoke" is not one of/ },
 
 	{ operation: 'content.import', what: 'an empty target language', parameters: { targetLanguage: V, sourceText: 'Save', targetText: 'Speichern' }, good: 'de', bad: '', field: 'Target Language', problem: /must not be empty/, readsAllFirst: true },
 	{ operation: 'content.import', what: 'a unit without source text', parameters: { targetLanguage: 'de', sourceText: V, targetText: 'Speichern' }, good: 'Save', bad: '', field: 'Source Text', problem: /must not be empty/, readsAllFirst: true },
@@ -305,7 +316,8 @@ describe('locally invalid input: a clear error naming the field and the item, an
 			expect(error?.message.slice(prefix.length)).toMatch(entry.problem);
 			expect(error?.itemIndex).toBe(position);
 			// Only the good items before it were sent (one request each), or none where all items are read first.
-			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position * (entry.requestsPerItem ?? 1));
+			const perItem = entry.requestsPerItem ?? (READ_BEFORE_SENDING.has(entry.operation) ? 2 : 1);
+			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position * perItem);
 			figures.add('bad inputs with a clear error before any request for them');
 		},
 	);
@@ -366,8 +378,6 @@ interface BrokenAnswer {
 	claim?: 'mayHaveApplied';
 	/** The node reads all items first and sends one request (the bad answer is to item 0). */
 	single?: boolean;
-	/** Requests each good item sends (a read before the action, where it needs one). */
-	requestsPerItem?: number;
 }
 
 const huge = () => {
@@ -391,7 +401,7 @@ const BROKEN_ANSWERS: BrokenAnswer[] = [
 	{ operation: 'order.exportXlsx', what: 'JSON where a file belongs', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted) }), spoil: spoils.json(200, { ok: true }), message: /expected a file/ },
 	{ operation: 'order.exportXlsx', what: 'an empty file', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted) }), spoil: spoils.answer(200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ''), message: /expected a file, got an empty answer/ },
 	{ operation: 'order.getReviewInfo', what: 'a gateway error page, on every attempt', parameters: (s) => ({ orderId: byId(s.fixtures.orders.byStatus.qualityCheck) }), spoil: spoils.answer(502, 'text/html', '<html><h1>502 Bad Gateway</h1></html>'), message: /^The Ollang API answered 502: 502 Bad Gateway \(gave up after 4 attempts\)$/ },
-	{ operation: 'order.create', what: 'a 201 of another shape', parameters: (s) => ({ projectId: s.fixtures.projects.writable, orderType: 'document', level: 0, targetLanguages: { language: [{ code: 'de' }] } }), spoil: spoils.json(201, { created: true }), message: /expected a list of objects/, claim: 'mayHaveApplied', requestsPerItem: ORDER_CREATE_REQUESTS_PER_ITEM },
+	{ operation: 'order.create', what: 'a 201 of another shape', parameters: (s) => ({ projectId: s.fixtures.projects.writable, orderType: 'document', level: 0, targetLanguages: { language: [{ code: 'de' }] } }), spoil: spoils.json(201, { created: true }), message: /expected a list of objects/, claim: 'mayHaveApplied' },
 	{ operation: 'upload.uploadFromUrl', what: 'a 201 without projectId', parameters: () => ({ url: 'https://media.example.com/g.mp4', size: 1000, sourceLanguage: 'en' }), spoil: spoils.json(201, { id: 'x' }), message: /expected an object with projectId/, claim: 'mayHaveApplied' },
 	{ operation: 'memory.create', what: 'a 201 of null', parameters: () => ({ title: 'Broken answer' }), spoil: spoils.json(201, null), message: /expected an object with id/, claim: 'mayHaveApplied' },
 	{ operation: 'memory.importItems', what: 'a 201 without jobId', parameters: (s) => ({ memoryId: byId(s.fixtures.memories[0]), sourceLanguage: 'en', targetLanguage: 'fr', sourceText: 'Yes', targetText: 'Oui' }), spoil: spoils.json(201, { status: 'pending' }), message: /expected an object with jobId/, claim: 'mayHaveApplied', single: true },
@@ -409,8 +419,13 @@ describe('broken answers: a clear error naming the problem and the item', () => 
 		async (_name, entry, index) => {
 			const s = sandbox();
 			// Items before the spoiled one get the service's real answers; from the spoiled one on, every answer is spoiled.
+			// An action's reads before sending are answered as the service would: its own answer is the one spoiled.
 			const position = entry.single ? 0 : index % 2;
-			const gateway = await startGateway(s.baseUrl, (requestIndex) => (requestIndex >= position * (entry.requestsPerItem ?? 1) ? entry.spoil : undefined));
+			let actions = 0;
+			const gateway = await startGateway(s.baseUrl, (requestIndex, req) => {
+				const counted = entry.claim === undefined ? requestIndex : req.method === 'GET' ? -1 : actions++;
+				return counted >= position ? entry.spoil : undefined;
+			});
 			try {
 				const items = Array.from({ length: position + 1 }, () => ({ json: {} }));
 				const result = await run(s, nodeParameters(entry.operation, entry.parameters, s), { items, baseUrl: gateway.baseUrl });

@@ -185,6 +185,15 @@ const SIXTH_APPLIED_THEN_FAILS: FaultRule = { method: 'POST', kind: 'status', st
 /** Actions whose repeat of an item with an unknown outcome is settled by the service's state. */
 const SETTLED_BY_STATE = new Set([
 	'order.create',
+	'revision.create',
+	'memory.create',
+	'folder.attachDocument',
+	'folder.uploadDocument',
+	'project.createFromUrl',
+	'upload.uploadFile',
+	'upload.uploadFromUrl',
+	'upload.uploadVtt',
+	'figmaOrder.create',
 	'order.requestHumanReview',
 	'order.cancelHumanReview',
 	'order.cancel',

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
-import { apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../transport';
 import { forOperation, languageHint } from '../common/fields';
 import { checkLanguageCode, checkLanguageList } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId } from '../common/parameters';
-import { requireObject } from '../common/responses';
+import { requireList, requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import type { OperationKind, OperationResult } from '../node.type';
 import { checkFigmaUrl, checkFileKey } from './figma';
@@ -103,9 +103,35 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'An order for this file and language is still in progress: wait for it (Get Status) or leave that language out.',
 		},
 	};
+	// The file's orders (all at once, newest first): an order of each language asked that was not there before sending,
+	// and that no other item made, was made by this request.
+	const listing: OllangRequest = { method: 'GET', path: '/integration/orders/figma', qs: { fileKey }, retry: 'safe', itemIndex };
+	const asked = new Set(targetLanguages.map((language) => language.toLowerCase()));
+	const ordersAsked = async () =>
+		requireList
+			.call(this, listing, await apiRequest.call(this, listing))
+			.filter((order) => asked.has(String(order.targetLanguage).toLowerCase()));
 	const json = await sendOnce(this, itemIndex, 'figmaOrder.create', {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId', 'orders']),
+		readBefore: async () => ({ orderIds: (await ordersAsked()).map((order) => String(order.id)) }),
+		settle: async ({ before, claimed }) => {
+			if (!Array.isArray(before?.orderIds)) return undefined;
+			const known = new Set([...(before.orderIds as string[]), ...claimed]);
+			const made = (await ordersAsked()).filter((order) => !known.has(String(order.id)));
+			if (made.length === 0) return { notApplied: true };
+			const found = targetLanguages.map((language) =>
+				made.filter((order) => String(order.targetLanguage).toLowerCase() === language.toLowerCase()),
+			);
+			// The service makes every language's order or none: anything else cannot be told apart.
+			if (found.some((orders) => orders.length !== 1)) return undefined;
+			const orders = found.map(([order]) => ({ orderId: order.id, targetLanguage: order.targetLanguage, status: order.status }));
+			// The project and import of the orders, as the answer would have named them.
+			const status: OllangRequest = { method: 'GET', path: apiPath`/integration/orders/figma/${String(orders[0].orderId)}/status`, retry: 'safe', itemIndex };
+			const { projectId, importId } = requireObject.call(this, status, await apiRequest.call(this, status));
+			return { applied: { ...(projectId !== undefined ? { projectId } : {}), ...(importId !== undefined ? { importId } : {}), orders } };
+		},
+		identity: { fileKey, targetLanguages },
 	});
 	return toResults(json);
 }

@@ -7,6 +7,7 @@ import { checkText, checkUrl, readId, readOption } from '../common/parameters';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
+import { documentSettlement } from './newDocument';
 import { documentDetailsField, documentTypeField, documentTypes } from './values';
 
 const properties: INodeProperties[] = [
@@ -56,6 +57,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			});
 			return { success: true, folderId, ...(isRecord(answer) ? answer : {}) };
 		},
+		...documentSettlement(this, itemIndex, folderId, { type, name, language }, (document) => ({ success: true, folderId, ...document })),
+		identity: { success: true, folderId },
 	});
 	return toResults(json);
 }

@@ -9,6 +9,7 @@ import { checkText, readId, readOption } from '../common/parameters';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
+import { documentSettlement } from './newDocument';
 import { documentDetailsField, documentTypeField, documentTypes, MAX_FOLDER_DOCUMENT_BYTES } from './values';
 
 const properties: INodeProperties[] = [
@@ -39,6 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (language !== undefined) parts.push(textPart('language', language));
 
 	const path = apiPath`/integration/folder/${folderId}/docs/upload`;
+	const uploaded = { success: true, folderId, fileName: file.fileName, fileSize: file.data.length };
 	const json = await sendOnce(this, itemIndex, 'folder.uploadDocument', {
 		request: { path, parts },
 		send: async () => {
@@ -52,9 +54,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				itemIndex,
 				timeoutMs: 300_000,
 			});
-			const details = isRecord(answer) ? answer : {};
-			return { success: true, folderId, fileName: file.fileName, fileSize: file.data.length, ...details };
+			return { ...uploaded, ...(isRecord(answer) ? answer : {}) };
 		},
+		...documentSettlement(this, itemIndex, folderId, { type, name, language }, (document) => ({ ...uploaded, ...document })),
+		identity: uploaded,
 	});
 	return toResults(json);
 }

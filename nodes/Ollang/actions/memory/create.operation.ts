@@ -5,8 +5,9 @@ import { apiRequest } from '../../transport';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readText } from '../common/parameters';
-import { requireObject } from '../common/responses';
+import { requireList, requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { settleByListing } from '../common/settleByListing';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -36,9 +37,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		retry: 'once',
 		itemIndex,
 	};
+	// The memories (all at once): one of that title, new since sending, was made by this request.
+	const listing: OllangRequest = { method: 'GET', path: request.path, retry: 'safe', itemIndex };
 	const json = await sendOnce(this, itemIndex, 'memory.create', {
 		request: { path: request.path, body: request.body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
+		...settleByListing(
+			async () => requireList.call(this, listing, await apiRequest.call(this, listing)),
+			(memory) => typeof memory.title === 'string' && memory.title.trim() === title.trim(),
+		),
+		identity: { title },
 	});
 	return toResults(json);
 }

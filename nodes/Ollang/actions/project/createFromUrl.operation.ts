@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
-import { apiRequest } from '../../transport';
+import { apiPath, apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
 import { folderListLocator, forOperation, languageHint } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
@@ -11,6 +11,7 @@ import { readLocatorId } from '../common/itemParameters';
 import { notesField, readNotes } from '../common/notes';
 import { requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { projectSettlement } from '../upload/newProject';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -97,6 +98,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const json = await sendOnce(this, itemIndex, 'project.createFromUrl', {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
+		// The answer is the new project as Get Project reads it, with its projectId.
+		...projectSettlement(this, itemIndex, { name, sourceLanguage, folderId }, async (project) => {
+			const read: OllangRequest = { method: 'GET', path: apiPath`/integration/project/${String(project.id)}`, retry: 'safe', itemIndex };
+			return { projectId: project.id, ...requireObject.call(this, read, await apiRequest.call(this, read)) };
+		}),
+		identity: { name, sourceLanguage },
 	});
 	return toResults(json);
 }

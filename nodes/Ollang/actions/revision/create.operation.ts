@@ -5,8 +5,9 @@ import { apiPath, apiRequest } from '../../transport';
 import { forOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readOption } from '../common/parameters';
-import { requireObject } from '../common/responses';
+import { requireList, requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { settleByListing } from '../common/settleByListing';
 import type { OperationKind, OperationResult } from '../node.type';
 import { REVISION_FORBIDDEN_HINT, REVISION_WINDOW_DAYS, revisionTypes } from './values';
 
@@ -93,9 +94,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'403': REVISION_FORBIDDEN_HINT,
 		},
 	};
+	// The order's revisions: one of the type and time asked, new since sending, was made by this request.
+	const listing: OllangRequest = { method: 'GET', path: request.path, retry: 'safe', itemIndex };
 	const json = await sendOnce(this, itemIndex, 'revision.create', {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
+		...settleByListing(
+			async () => requireList.call(this, listing, await apiRequest.call(this, listing)),
+			(revision) => revision.type === type && revision.time === time,
+		),
+		identity: { orderId, type, time },
 	});
 	return toResults(json);
 }

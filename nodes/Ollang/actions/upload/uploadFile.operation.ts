@@ -10,6 +10,7 @@ import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkText } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { projectSettlement } from './newProject';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
@@ -74,14 +75,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		timeoutMs: 600_000,
 		errorHints: uploadErrorHints,
 	};
+	const uploaded = { fileName, fileSize: file.data.length, sourceLanguage };
 	const json = await sendOnce(this, itemIndex, 'upload.uploadFile', {
 		request: { path: request.path, parts },
 		send: async () => ({
 			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
-			fileName,
-			fileSize: file.data.length,
-			sourceLanguage,
+			...uploaded,
 		}),
+		...projectSettlement(this, itemIndex, { name, sourceLanguage, folderId }, (project) => ({ projectId: project.id, ...uploaded })),
+		identity: uploaded,
 	});
 	return toResults(json);
 }

@@ -9,6 +9,7 @@ import { toResults } from '../common/outcomes';
 import { checkNumberInRange, checkOptionalId, checkText, checkUrl } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { projectSettlement } from './newProject';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
 
@@ -74,13 +75,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		errorHints: uploadErrorHints,
 	};
+	const uploaded = { fileName: originalname, sourceLanguage };
 	const json = await sendOnce(this, itemIndex, 'upload.uploadFromUrl', {
 		request: { path: request.path, body },
 		send: async () => ({
 			...requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
-			fileName: originalname,
-			sourceLanguage,
+			...uploaded,
 		}),
+		// The service names the project after the file (without its extension, or with it).
+		...projectSettlement(this, itemIndex, { name: originalname.replace(/\.[^.]+$/, ''), sourceLanguage, folderId }, (project) => ({
+			projectId: project.id,
+			...uploaded,
+		})),
+		identity: uploaded,
 	});
 	return toResults(json);
 }

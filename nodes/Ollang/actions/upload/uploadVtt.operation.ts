@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { MultipartPart, OllangRequest } from '../../transport';
-import { apiUploadMultipart, filePart, textPart } from '../../transport';
+import { apiPath, apiRequest, apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
 import { binaryPropertyField, forOperation, projectLocator } from '../common/fields';
 import { checkOptionalLanguageOrAll } from '../common/languages';
@@ -9,6 +9,8 @@ import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { records } from '../common/simplify';
+import { settleByListing } from '../common/settleByListing';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField } from './values';
 
@@ -90,15 +92,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'400': 'The service takes WebVTT files (.vtt) only, and a project ID of 24 hexadecimal characters.',
 		},
 	};
+	const uploaded = { name, fileName, fileSize: file.data.length, ...(sourceLanguage ? { sourceLanguage } : {}) };
+	// The project's documents (Get Project): a subtitle file named so, new since sending, was added by this request.
+	const project: OllangRequest = { method: 'GET', path: apiPath`/integration/project/${projectId}`, retry: 'safe', itemIndex };
 	const json = await sendOnce(this, itemIndex, 'upload.uploadVtt', {
 		request: { path: request.path, parts },
 		send: async () => ({
 			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
-			name,
-			fileName,
-			fileSize: file.data.length,
-			...(sourceLanguage ? { sourceLanguage } : {}),
+			...uploaded,
 		}),
+		...settleByListing(
+			async () => records(requireObject.call(this, project, await apiRequest.call(this, project)).projectDocs),
+			(document) => document.name === name || document.name === fileName,
+			() => ({ projectId, ...uploaded }),
+		),
+		identity: { projectId, ...uploaded },
 	});
 	return toResults(json);
 }
