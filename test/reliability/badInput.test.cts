@@ -9,7 +9,7 @@ import { binaryInputItem } from '../harness/engine.cts';
 import { byId, run, useSandbox } from '../node/setup.cts';
 import { claimOf, errorOf, Figures, spoils, startGateway } from './helpers.cts';
 import type { Spoil } from './helpers.cts';
-import { completedOrder as freshCompletedOrder, createFigmaOrder, createFolderDocument, createInstruction, createMemory, createRevision, figmaUrl } from './operations.cts';
+import { completedOrder as freshCompletedOrder, createFigmaOrder, createFolderDocument, createInstruction, createMemory, createRevision, figmaUrl, READS_BEFORE_SENDING } from './operations.cts';
 
 const sandbox = useSandbox();
 const figures = new Figures('Bad input: local checks, path segments and broken answers');
@@ -90,19 +90,6 @@ const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 /** Run QC Evaluation reads the order (its latest evaluation) before each evaluation, for Retry Protection. */
 const QC_REQUESTS_PER_ITEM = 2;
-/** Protected writes that read the API's state before sending (one request), to settle a lost answer on a retry. */
-const READ_BEFORE_SENDING = new Set([
-	'order.create',
-	'revision.create',
-	'memory.create',
-	'folder.attachDocument',
-	'folder.uploadDocument',
-	'project.createFromUrl',
-	'upload.uploadFile',
-	'upload.uploadFromUrl',
-	'upload.uploadVtt',
-	'figmaOrder.create',
-]);
 
 const CASES: BadInput[] = [
 	...idProblems.map(([what, bad, problem]): BadInput => ({
@@ -316,7 +303,7 @@ describe('locally invalid input: a clear error naming the field and the item, an
 			expect(error?.message.slice(prefix.length)).toMatch(entry.problem);
 			expect(error?.itemIndex).toBe(position);
 			// Only the good items before it were sent (one request each), or none where all items are read first.
-			const perItem = entry.requestsPerItem ?? (READ_BEFORE_SENDING.has(entry.operation) ? 2 : 1);
+			const perItem = entry.requestsPerItem ?? (READS_BEFORE_SENDING.has(entry.operation) ? 2 : 1);
 			expect(s.requests.count()).toBe(entry.readsAllFirst ? 0 : position * perItem);
 			figures.add('bad inputs with a clear error before any request for them');
 		},

@@ -7,7 +7,7 @@ import type { FaultRule, Sandbox } from '../../sandbox/index.cts';
 import { run, useSandbox } from '../node/setup.cts';
 import { claimOf, errorOf, Figures } from './helpers.cts';
 import type { Claim } from './helpers.cts';
-import { ACTIONS, markedItem } from './operations.cts';
+import { ACTIONS, markedItem, READS_BEFORE_SENDING } from './operations.cts';
 import type { OperationCase } from './operations.cts';
 
 const sandbox = useSandbox();
@@ -184,23 +184,13 @@ const RETRY_ITEMS = 10;
 const SIXTH_APPLIED_THEN_FAILS: FaultRule = { method: 'POST', kind: 'status', status: 500, when: 'after', skip: 5, times: 1 };
 /** Actions whose repeat of an item with an unknown outcome is settled by the service's state. */
 const SETTLED_BY_STATE = new Set([
-	'order.create',
-	'revision.create',
-	'memory.create',
-	'folder.attachDocument',
-	'folder.uploadDocument',
-	'project.createFromUrl',
-	'upload.uploadFile',
-	'upload.uploadFromUrl',
-	'upload.uploadVtt',
-	'figmaOrder.create',
+	...READS_BEFORE_SENDING,
 	'order.requestHumanReview',
 	'order.cancelHumanReview',
 	'order.cancel',
 	'order.runQcEvaluation',
 	'customInstruction.create',
-]);
-/**
+]);/**
  * Left out, with the reason: Import Items queues its jobs in batches (its stopping error names every job queued);
  * Assign Translator's repeat assigns nothing (assignedCount 0), which its request count would take for a second
  * application (tested in test/node/retry.test.cts).

@@ -311,6 +311,20 @@ export const IDEMPOTENT_WRITES: OperationCase[] = [
 	},
 ];
 
+/** Protected writes that read the API's state before sending (one request), to settle a lost answer on a retry. */
+export const READS_BEFORE_SENDING = new Set([
+	'order.create',
+	'revision.create',
+	'memory.create',
+	'folder.attachDocument',
+	'folder.uploadDocument',
+	'project.createFromUrl',
+	'upload.uploadFile',
+	'upload.uploadFromUrl',
+	'upload.uploadVtt',
+	'figmaOrder.create',
+]);
+
 export const ACTIONS: OperationCase[] = [
 	{
 		name: 'order.create',

@@ -79,7 +79,10 @@ export class AppliedRecords {
 		const ids = new Set<string>();
 		for (const record of Object.values(this.store)) {
 			const results = record.result === undefined ? [] : Array.isArray(record.result) ? record.result : [record.result];
-			for (const result of results) {
+			// A Figma order's answer lists its orders inside: theirs count too.
+			const nested = results.flatMap((result) => (Array.isArray(result.orders) ? (result.orders as IDataObject[]) : []));
+			for (const result of [...results, ...nested]) {
+				if (typeof result !== 'object' || result === null) continue;
 				for (const field of ID_FIELDS) if (typeof result[field] === 'string') ids.add(result[field] as string);
 			}
 		}
