@@ -3,10 +3,14 @@ import { DRIFT_MODES, type DriftMode, isDriftMode } from './drift.cts';
 import { startSandbox, type SandboxOptions } from './index.cts';
 
 /**
- * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]`
+ * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
+ *   [--allow-loopback-callbacks] [--callback-repeat P]`
  * Prints the base URL and keys for people, and one `SANDBOX_READY {json}` line for scripts.
  */
 const USAGE = `usage: npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
+    [--allow-loopback-callbacks] [--callback-repeat P]
+  --allow-loopback-callbacks: completion callbacks may target loopback (a local n8n); the real API refuses them
+  --callback-repeat P: chance (0 to 1) that a callback delivery is sent twice (default 0.1)
   drift modes (answer as a changed or hostile service would, for npm run contract):
 ${Object.entries(DRIFT_MODES).map(([mode, what]) => `    ${mode}: ${what}`).join('\n')}`;
 
@@ -38,6 +42,8 @@ function parseOptions(argv: string[]): SandboxOptions {
 			latency: { type: 'string' },
 			'start-at': { type: 'string' },
 			drift: { type: 'string' },
+			'allow-loopback-callbacks': { type: 'boolean' },
+			'callback-repeat': { type: 'string' },
 			help: { type: 'boolean' },
 		},
 		strict: true,
@@ -51,6 +57,8 @@ function parseOptions(argv: string[]): SandboxOptions {
 		throw new Error(`--volume must be small, demo or large, got "${volume}"`);
 	}
 	const speed = numberFlag('realtime', values.realtime, Number.MIN_VALUE);
+	const repeat = numberFlag('callback-repeat', values['callback-repeat'], 0);
+	if (repeat !== undefined && repeat > 1) throw new Error(`--callback-repeat must be a number from 0 to 1, got "${values['callback-repeat']}"`);
 	return {
 		port: numberFlag('port', values.port, 0),
 		seed: numberFlag('seed', values.seed, 0),
@@ -59,6 +67,10 @@ function parseOptions(argv: string[]): SandboxOptions {
 		latencyMs: numberFlag('latency', values.latency, 0),
 		startAt: values['start-at'],
 		drift: driftFlag(values.drift),
+		callbacks: {
+			allowLoopback: values['allow-loopback-callbacks'] ?? false,
+			...(repeat === undefined ? {} : { repeatProbability: repeat }),
+		},
 	};
 }
 
@@ -78,6 +90,7 @@ async function main(): Promise<void> {
 	console.log(`  X-Api-Key billing (client_accessBillings): ${keys.billing}`);
 	console.log(`  X-Api-Key member  (no role):               ${keys.member}`);
 	console.log(`  admin: ${baseUrl}/__sandbox/info`);
+	if (options.callbacks?.allowLoopback) console.log('  callbacks: loopback targets allowed (a local n8n; the real API refuses them)');
 	if (options.drift) console.log(`  drift: ${options.drift.map((mode) => `${mode} (${DRIFT_MODES[mode]})`).join('; ')}`);
 	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl, keys })}`);
 

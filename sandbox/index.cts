@@ -13,6 +13,7 @@ import { orderRoutes } from './api/orders.cts';
 import { projectRoutes } from './api/projects.cts';
 import { revisionRoutes } from './api/revisions.cts';
 import { uploadRoutes } from './api/uploads.cts';
+import { CallbackDispatcher, type CallbackDelivery, type CallbackSettings, callbackAdminRoutes } from './callbacks.cts';
 import { minutesToMs, SimClock } from './core/clock.cts';
 import { applyDrift, type DriftMode, driftUsers } from './drift.cts';
 import { IdFactory } from './core/ids.cts';
@@ -26,6 +27,7 @@ import { createSimulate, type Simulate } from './simulate.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 import type { ProgressionSettings, World } from './world.cts';
 
+export type { CallbackAttempt, CallbackDelivery, CallbackSettings } from './callbacks.cts';
 export type { DriftMode } from './drift.cts';
 export { DRIFT_MODES } from './drift.cts';
 export type { FaultRule } from './faults.cts';
@@ -78,6 +80,8 @@ export interface SandboxOptions {
 	vectorizationFailureRate?: number;
 	/** Answer as a changed or hostile service would (sandbox/drift.cts), for the contract check's tests. */
 	drift?: DriftMode[];
+	/** Completion callbacks (sandbox/callbacks.cts): loopback targets, the repeat chance, the timeout. */
+	callbacks?: Partial<CallbackSettings>;
 }
 
 export interface Sandbox {
@@ -92,6 +96,8 @@ export interface Sandbox {
 	setLatency(ms: number): void;
 	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[] };
 	simulate: Simulate;
+	/** Every callback delivery, and a wait until none is in flight. */
+	callbacks: { list(): readonly CallbackDelivery[]; settled(): Promise<void>; readonly settings: CallbackSettings };
 	close(): Promise<void>;
 }
 
@@ -138,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		state: emptyState(),
 		clock: new SimClock(startMs - minutesToMs(volume.historyDays * 24 * 60)),
 		ids: new IdFactory(seed),
-		rng: { data: root.fork('data'), life: root.fork('life'), faults: root.fork('faults'), jobs: root.fork('jobs') },
+		rng: { data: root.fork('data'), life: root.fork('life'), faults: root.fork('faults'), jobs: root.fork('jobs'), callbacks: root.fork('callbacks') },
 		settings: {
 			progression: { mode: 'fixed', redeliveryProbability: 0.2, ...options.progression },
 			jobFailureRate: options.jobFailureRate ?? 0,
@@ -162,6 +168,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 	const closing = new AbortController();
 	const drift = options.drift ?? [];
+	// After seeding: the replayed history calls no one back.
+	const callbacks = new CallbackDispatcher(world, closing.signal, options.callbacks);
+	world.callbacks = callbacks;
 
 	const api = new Router<ApiRoute>();
 	for (const route of API_ROUTES) api.add(route);
@@ -177,6 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		latencyMs,
 	});
 	for (const route of adminRoutes({ world, faults, requests, simulate, info, setLatency, latencyMs: () => latencyMs })) admin.add(route);
+	for (const route of callbackAdminRoutes(callbacks)) admin.add(route);
 
 	const server: Server = createServer(
 		createRequestHandler({
@@ -224,6 +234,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			},
 		},
 		simulate,
+		callbacks: { list: () => callbacks.list(), settled: () => callbacks.settled(), settings: callbacks.settings },
 		close: async () => {
 			world.clock.stopRealtime();
 			closing.abort();

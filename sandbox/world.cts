@@ -1,6 +1,7 @@
 import type { SimClock } from './core/clock.cts';
 import type { IdFactory } from './core/ids.cts';
 import type { Rng } from './core/rng.cts';
+import type { CallbackSink } from './callbacks.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 
 export interface ProgressionSettings {
@@ -24,11 +25,13 @@ export interface World {
 	state: SandboxState;
 	clock: SimClock;
 	ids: IdFactory;
-	rng: { data: Rng; life: Rng; faults: Rng; jobs: Rng };
+	rng: { data: Rng; life: Rng; faults: Rng; jobs: Rng; callbacks: Rng };
 	settings: SimulationSettings;
 	/** Where document URLs point (not served: the sandbox keeps metadata, not file contents). */
 	fileBaseUrl: string;
 	/** While seeding: how many more consumption lines the replayed history may emit; null afterwards. */
 	lineBudget: number | null;
 	fixtures: SeededFixtures;
+	/** Sends the completion callbacks (sandbox/callbacks.cts); absent while seeding: replayed history calls no one back. */
+	callbacks?: CallbackSink;
 }

@@ -11,7 +11,7 @@ import { creditsToUsd } from '../domain/wallet.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
-import { isoDate, optionalGroup, nonEmptyString, oneOrMany, publicHttpsUrl, publicHttpUrl, validate } from '../http/validation.cts';
+import { callbackUrl, isoDate, optionalGroup, nonEmptyString, oneOrMany, validate } from '../http/validation.cts';
 import { CREATABLE_ORDER_TYPES, LISTED_ORDER_STATUSES, ORDER_TYPES, type OrderRecord, type OrderType } from '../types.cts';
 import { catalogueCode, containsIgnoringCase, findOrder, json, NO_CONTENT, pageOptionsSchema, paginate, sortBy } from './common.cts';
 
@@ -93,23 +93,30 @@ function listOrders(ctx: ApiContext): Reply {
 	return json(200, { data: page.data.map(orderSummary), meta: page.meta });
 }
 
-const createOrderBody = z
-	.object({
+/** Both variants of a body schema whose callbackUrl depends on the sandbox's allowLoopbackCallbacks option. */
+function byLoopback<T>(build: (allowLoopback: boolean) => T): (ctx: ApiContext) => T {
+	const variants = [build(false), build(true)];
+	return (ctx) => variants[ctx.world.callbacks?.settings.allowLoopback ? 1 : 0];
+}
+
+const createOrderBody = byLoopback((allowLoopback) =>
+	z.object({
 		orderType: z.enum(CREATABLE_ORDER_TYPES),
 		level: z.number().int().refine((value) => value === 0 || value === 1, { message: 'must be one of the following values: 0, 1' }),
 		projectId: nonEmptyString,
 		targetLanguageConfigs: z.array(z.object({ language: catalogueCode, isRush: z.boolean().optional() }).strict()).min(1),
 		orderSubType: z.enum(['closedCaption', 'timecodedTranscription']).optional(),
 		dubbingStyle: z.enum(['overdub', 'lipsync', 'audioDescription']).optional(),
-		callbackUrl: publicHttpUrl.optional(),
+		callbackUrl: callbackUrl(['http', 'https'], allowLoopback).optional(),
 		autoQc: z.boolean().optional(),
 		selectedMemories: z.array(nonEmptyString).max(20).optional(),
 	})
-	.strict();
+	.strict(),
+);
 
 /** POST /integration/orders/create -> 201 [{ orderId, orderType }], one per target language; dubbing also creates its subtitle order. */
 async function createOrders(ctx: ApiContext): Promise<Reply> {
-	const body = validate(createOrderBody, await readJsonBody(ctx.req));
+	const body = validate(createOrderBody(ctx), await readJsonBody(ctx.req));
 	const { world } = ctx;
 	const project = world.state.projects.get(body.projectId);
 	const problems: string[] = [];
@@ -233,23 +240,24 @@ async function postRerun(ctx: ApiContext): Promise<Reply> {
 	});
 }
 
-const qcBody = z
-	.object({
+const qcBody = byLoopback((allowLoopback) =>
+	z.object({
 		accuracy: z.boolean().optional(),
 		fluency: z.boolean().optional(),
 		tone: z.boolean().optional(),
 		culturalFit: z.boolean().optional(),
 		customPrompt: z.string().max(4000).optional(),
-		callbackUrl: publicHttpsUrl.optional(),
+		callbackUrl: callbackUrl(['https'], allowLoopback).optional(),
 	})
-	.strict();
+	.strict(),
+);
 
 /**
  * Run QC evaluation (public docs): 200 { success, message, evalId, creditsUsed, isProcessing: true }; completed or
  * delivered orders only. The result appears in the order's latestEvaluation a few simulated minutes later.
  */
 async function postQc(ctx: ApiContext): Promise<Reply> {
-	const body = validate(qcBody, await readJsonBody(ctx.req));
+	const body = validate(qcBody(ctx), await readJsonBody(ctx.req));
 	const criteria = { accuracy: body.accuracy ?? true, fluency: body.fluency ?? true, tone: body.tone ?? true, culturalFit: body.culturalFit ?? true };
 	if (!Object.values(criteria).some(Boolean)) throw shapeB(400, ['at least one of accuracy, fluency, tone, culturalFit must be true'], 'Bad Request');
 	const order = findOrder(ctx, 'A', 'write');
@@ -257,7 +265,7 @@ async function postQc(ctx: ApiContext): Promise<Reply> {
 		throw shapeA(400, 'ORDER_NOT_ELIGIBLE', `QC evaluation can only be run on completed or delivered orders; this order is ${order.status}`);
 	}
 	const customPrompt = body.customPrompt?.trim() ? body.customPrompt.trim() : null;
-	const { evalId, creditsUsed } = startQcEvaluation(ctx.world, order, criteria, customPrompt);
+	const { evalId, creditsUsed } = startQcEvaluation(ctx.world, order, criteria, customPrompt, body.callbackUrl ?? null);
 	return json(200, { success: true, message: "QC evaluation started. You will be notified when it's completed.", evalId, creditsUsed, isProcessing: true });
 }
 

@@ -14,22 +14,25 @@ const CRITERIA = [
 	['Style', 'Tone and register follow the guidelines'],
 ] as const;
 
+/** Two segment remarks, on segments `spacing` and 2 x `spacing` (within the order's segments). */
+function segmentEvalsOf(order: OrderRecord, spacing: number): NonNullable<Evaluation['segmentEvals']> {
+	const segments = Math.max(1, order.segmentCount);
+	return [1, 2].map((n) => ({
+		id: `${order.id}-seg-${Math.min(segments, n * spacing)}`,
+		explain: n === 1 ? 'The idiom is translated literally.' : 'The line is longer than the reading speed allows.',
+		suggestedNewValue: n === 1 ? 'A more idiomatic rendering of the line.' : 'A shorter version of the line.',
+	}));
+}
+
 export function evaluationOf(world: World, order: OrderRecord, isLoading: boolean): Evaluation {
 	const rng = world.rng.life;
-	const segments = Math.max(1, order.segmentCount);
 	return {
 		id: world.ids.next(world.clock.nowMillis()),
 		orderId: order.id,
 		createdAt: world.clock.nowIso(),
 		textSummary: isLoading ? '' : `Overall the ${order.targetLanguage} translation is accurate and fluent; a few segments could be tightened.`,
 		scores: isLoading ? [] : CRITERIA.map(([name, description]) => ({ name, description, value: rng.int(70, 100) })),
-		segmentEvals: isLoading
-			? []
-			: [1, 2].map((n) => ({
-					id: `${order.id}-seg-${Math.min(segments, n * 7)}`,
-					explain: n === 1 ? 'The idiom is translated literally.' : 'The line is longer than the reading speed allows.',
-					suggestedNewValue: n === 1 ? 'A more idiomatic rendering of the line.' : 'A shorter version of the line.',
-				})),
+		segmentEvals: isLoading ? [] : segmentEvalsOf(order, 7),
 		isLoading,
 	};
 }
@@ -59,9 +62,16 @@ export function qcCostCredits(order: OrderRecord, criteria: QcCriteria): number 
 
 /**
  * Starts a QC evaluation: latestEvaluation is { id, orderId, createdAt, isLoading: true } at once and the finished
- * evaluation after QC_MINUTES (unless another evaluation replaced it meanwhile). Charges its credits now.
+ * evaluation after QC_MINUTES (unless another evaluation replaced it meanwhile), then its callback is sent when one
+ * was given. Charges its credits now.
  */
-export function startQcEvaluation(world: World, order: OrderRecord, criteria: QcCriteria, customPrompt: string | null): { evalId: string; creditsUsed: number } {
+export function startQcEvaluation(
+	world: World,
+	order: OrderRecord,
+	criteria: QcCriteria,
+	customPrompt: string | null,
+	callbackUrl: string | null = null,
+): { evalId: string; creditsUsed: number } {
 	const evalId = world.ids.next(world.clock.nowMillis());
 	const createdAt = world.clock.nowIso();
 	const creditsUsed = qcCostCredits(order, criteria);
@@ -70,7 +80,6 @@ export function startQcEvaluation(world: World, order: OrderRecord, criteria: Qc
 	world.clock.scheduleIn(QC_MINUTES, () => {
 		if (order.latestEvaluation?.id !== evalId) return;
 		const rng = world.rng.life;
-		const segments = Math.max(1, order.segmentCount);
 		const names = QC_CRITERIA.filter(([key]) => criteria[key]);
 		order.latestEvaluation = {
 			id: evalId,
@@ -81,13 +90,10 @@ export function startQcEvaluation(world: World, order: OrderRecord, criteria: Qc
 				'it is accurate overall and a few segments could be tightened.' +
 				(customPrompt ? ` Custom instructions considered: ${customPrompt}` : ''),
 			scores: names.map(([, name, description]) => ({ name, description, value: rng.int(70, 100) })),
-			segmentEvals: [1, 2].map((n) => ({
-				id: `${order.id}-seg-${Math.min(segments, n * 5)}`,
-				explain: n === 1 ? 'The idiom is translated literally.' : 'The line is longer than the reading speed allows.',
-				suggestedNewValue: n === 1 ? 'A more idiomatic rendering of the line.' : 'A shorter version of the line.',
-			})),
+			segmentEvals: segmentEvalsOf(order, 5),
 			isLoading: false,
 		};
+		if (callbackUrl) world.callbacks?.qcCompleted(order, order.latestEvaluation, callbackUrl);
 	});
 	return { evalId, creditsUsed };
 }

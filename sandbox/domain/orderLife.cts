@@ -100,7 +100,10 @@ export function scheduleNext(world: World, order: OrderRecord): void {
 
 function runNextStep(world: World, order: OrderRecord): void {
 	const step = order.life.plan[order.life.next];
+	const wasCompleted = order.status === 'completed';
 	if (applyStep(world, order, step.kind)) order.life.next += 1;
+	// The order-completion callback, once the step has written everything Get Order shows.
+	if (order.status === 'completed' && !wasCompleted) world.callbacks?.orderCompleted(order);
 }
 
 /** Stops whatever is scheduled for the order and puts `plan` (default: none) in its place. */

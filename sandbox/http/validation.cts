@@ -227,18 +227,23 @@ export function isPrivateHost(hostname: string): boolean {
 
 /** A URL of one of the given schemes (`must use https`, `must use http or https`), as one message per problem. */
 function urlWithScheme(schemes: readonly string[], ctx: z.RefinementCtx, value: string): URL | null {
-	let url: URL;
+	const url = parseUrl(ctx, value);
+	return url && hasScheme(url, schemes, ctx) ? url : null;
+}
+
+function parseUrl(ctx: z.RefinementCtx, value: string): URL | null {
 	try {
-		url = new URL(value);
+		return new URL(value);
 	} catch {
 		ctx.addIssue({ code: 'custom', message: 'must be a URL address' });
 		return null;
 	}
-	if (!schemes.includes(url.protocol.slice(0, -1))) {
-		ctx.addIssue({ code: 'custom', message: `must use ${schemes.join(' or ')}` });
-		return null;
-	}
-	return url;
+}
+
+function hasScheme(url: URL, schemes: readonly string[], ctx: z.RefinementCtx): boolean {
+	if (schemes.includes(url.protocol.slice(0, -1))) return true;
+	ctx.addIssue({ code: 'custom', message: `must use ${schemes.join(' or ')}` });
+	return false;
 }
 
 /** A source the service downloads from: http or https only (file:, javascript:, ftp: ... are refused). */
@@ -246,21 +251,39 @@ export const httpUrl = z.string().superRefine((value, ctx) => {
 	urlWithScheme(['http', 'https'], ctx, value);
 });
 
-/** A callback URL: the given schemes, with a public host. */
-function publicUrl(schemes: readonly string[]) {
+/**
+ * Loopback only: localhost and *.localhost, 127.0.0.0/8, ::1 and IPv4-mapped 127.x. The sandbox's
+ * allowLoopbackCallbacks option lets callbacks reach these (a local n8n); private networks stay refused.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+	if (host === 'localhost' || host.endsWith('.localhost')) return true;
+	if (host.includes(':')) {
+		const g = parseV6(host);
+		if (g === null || !g.slice(0, 5).every((group) => group === 0)) return false;
+		if (g[5] === 0 && g[6] === 0) return g[7] === 1;
+		return g[5] === 0xffff && g[6] >>> 8 === 127;
+	}
+	const v4 = parseV4(host);
+	return v4 !== null && v4 >>> 24 === 127;
+}
+
+/**
+ * A callback URL: the given schemes, with a public host. With `allowLoopback` (a sandbox option for local use; the
+ * real API refuses them) a loopback host is accepted too, over http as well: a local n8n listens on plain http, and
+ * loopback traffic never crosses a network https would protect.
+ */
+export function callbackUrl(schemes: readonly string[], allowLoopback = false) {
 	return z.string().superRefine((value, ctx) => {
-		const url = urlWithScheme(schemes, ctx, value);
-		if (url && isPrivateHost(url.hostname)) {
+		const url = parseUrl(ctx, value);
+		if (!url) return;
+		const loopback = allowLoopback && isLoopbackHost(url.hostname);
+		if (!hasScheme(url, loopback ? ['http', 'https'] : schemes, ctx)) return;
+		if (!loopback && isPrivateHost(url.hostname)) {
 			ctx.addIssue({ code: 'custom', message: 'must point to a public host (localhost and private addresses are not allowed)' });
 		}
 	});
 }
-
-/** The QC evaluation's callback: https only, public host (public docs). */
-export const publicHttpsUrl = publicUrl(['https']);
-
-/** An order's completion callback: http or https (public docs), public host like the QC callback. */
-export const publicHttpUrl = publicUrl(['http', 'https']);
 
 /** Names the service stores (projects, uploads): a database column's usual limit. */
 export const MAX_NAME_LENGTH = 255;

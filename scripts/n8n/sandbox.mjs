@@ -7,13 +7,16 @@ import { REPO_ROOT } from './runtime.mjs';
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * Starts the sandbox with the CLI flags in `args` (sandbox/README.md) in its own process group, and resolves with
+ * Starts the sandbox with the CLI flags in `args` (sandbox/README.md; loopback callbacks allowed) in its own process group, and resolves with
  * `{ child, info, stop() }` once it prints its `SANDBOX_READY {json}` line: `info` is `{ baseUrl, keys }`.
  * `onLine(line)` receives its other output. `script`: another launcher printing the same line (the bench's).
  */
 export async function startSandboxProcess(args = [], { onLine, script = 'sandbox/cli.cts' } = {}) {
 	const tsx = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-	const child = spawnGroup(tsx, [script, ...args], { cwd: REPO_ROOT });
+	// A local n8n listens on loopback: its webhooks receive the sandbox's callbacks only with this flag (the bench's
+	// launcher takes its own flags).
+	const flags = script === 'sandbox/cli.cts' ? ['--allow-loopback-callbacks', ...args] : args;
+	const child = spawnGroup(tsx, [script, ...flags], { cwd: REPO_ROOT });
 	let tail = '';
 	const info = await new Promise((resolve, reject) => {
 		const timer = setTimeout(() => {

@@ -1,0 +1,287 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { type ClientRequest, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { orderView } from './api/orders.cts';
+import { minutesToMs } from './core/clock.cts';
+import { readJsonBody } from './http/body.cts';
+import type { AdminRoute } from './http/server.cts';
+import { isLoopbackHost, isPrivateHost, validate } from './http/validation.cts';
+import type { Evaluation, OrderRecord } from './types.cts';
+import type { World } from './world.cts';
+
+/**
+ * The API's completion callbacks (public reference §1 "Callbacks", §3.2): a POST of JSON with a 10 s timeout when
+ * an order completes (to the order's callbackUrl) and when a QC evaluation finishes (to the QC's callbackUrl).
+ * At least once: a failed delivery is tried again after RETRY_MINUTES on the sandbox's clock, and a delivery is
+ * sometimes sent twice (repeatProbability, drawn from the seeded RNG). Nothing here changes an order.
+ */
+
+export interface CallbackSettings {
+	/** Loopback targets (a local n8n) are accepted and reached; the real API refuses them. Default false. */
+	allowLoopback: boolean;
+	/** Chance that a delivery is repeated a little later (a second delivery of the same body). Default 0.1. */
+	repeatProbability: number;
+	/** Wall-clock time an attempt may take until the receiver's status line (the API's 10 s). */
+	timeoutMs: number;
+}
+
+export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000 };
+
+/** Simulated minutes before the 2nd, 3rd and 4th attempt of a failed delivery; after the 4th it is given up. */
+export const RETRY_MINUTES: readonly number[] = [1, 5, 15];
+
+/** A repeat is sent this many simulated minutes after its original (0: in the same clock step, alongside it). */
+const REPEAT_DELAY_MINUTES: readonly [number, number] = [0, 2];
+
+export interface CallbackAttempt {
+	number: number;
+	/** Simulated time it was sent. */
+	at: string;
+	/** Wall time it was sent, and how long until the status line (or the failure). */
+	sentAt: string;
+	durationMs: number | null;
+	/** The receiver's status; null when there was none (refused, timed out, connection failed). */
+	statusCode: number | null;
+	error: string | null;
+}
+
+export interface CallbackDelivery {
+	id: number;
+	kind: 'orderCompleted' | 'qcCompleted';
+	target: string;
+	orderId: string;
+	evalId: string | null;
+	completedAt: string | null;
+	/** The delivery this one repeats (the same body sent again), or null. */
+	repeatOf: number | null;
+	/** Simulated time the completion happened (or the repeat was made). */
+	createdAt: string;
+	status: 'sending' | 'waiting' | 'delivered' | 'failed';
+	/** Simulated time of the next attempt while waiting. */
+	nextAttemptAt: string | null;
+	attempts: CallbackAttempt[];
+	body: unknown;
+}
+
+/** What the order life and the QC evaluation call (World.callbacks). */
+export interface CallbackSink {
+	readonly settings: CallbackSettings;
+	orderCompleted(order: OrderRecord): void;
+	qcCompleted(order: OrderRecord, evaluation: Evaluation, callbackUrl: string): void;
+}
+
+export class CallbackDispatcher implements CallbackSink {
+	readonly settings: CallbackSettings;
+	private readonly deliveries: CallbackDelivery[] = [];
+	private readonly inFlight = new Set<Promise<void>>();
+	private readonly requests = new Set<ClientRequest>();
+
+	constructor(
+		private readonly world: World,
+		private readonly signal: AbortSignal,
+		settings: Partial<CallbackSettings> = {},
+	) {
+		this.settings = { ...DEFAULT_CALLBACK_SETTINGS };
+		this.update(settings);
+		// One listener for all attempts: closing the sandbox ends the ones in flight.
+		signal.addEventListener('abort', () => {
+			for (const request of this.requests) request.destroy(new Error('the sandbox closed'));
+		});
+	}
+
+	update(settings: Partial<CallbackSettings>): void {
+		const next = { ...this.settings, ...settings };
+		if (!(next.repeatProbability >= 0 && next.repeatProbability <= 1)) {
+			throw new RangeError(`callbacks.repeatProbability must be between 0 and 1, got ${next.repeatProbability}`);
+		}
+		if (!(next.timeoutMs > 0)) throw new RangeError(`callbacks.timeoutMs must be > 0, got ${next.timeoutMs}`);
+		Object.assign(this.settings, next);
+	}
+
+	orderCompleted(order: OrderRecord): void {
+		const target = order.options.callbackUrl;
+		if (!target) return;
+		const completedAt = order.deliveredAt ?? this.world.clock.nowIso();
+		const body = { ...orderView(order), orderId: order.id, status: 'completed', orderType: order.type, targetLanguage: order.targetLanguage, completedAt };
+		this.enqueue({ kind: 'orderCompleted', target, orderId: order.id, evalId: null, completedAt, body });
+	}
+
+	qcCompleted(order: OrderRecord, evaluation: Evaluation, callbackUrl: string): void {
+		const body = {
+			orderId: order.id,
+			evalId: evaluation.id,
+			status: 'completed',
+			textSummary: evaluation.textSummary ?? '',
+			scores: structuredClone(evaluation.scores ?? []),
+			segmentEvals: structuredClone(evaluation.segmentEvals ?? []),
+		};
+		this.enqueue({ kind: 'qcCompleted', target: callbackUrl, orderId: order.id, evalId: evaluation.id, completedAt: null, body });
+	}
+
+	list(): readonly CallbackDelivery[] {
+		return this.deliveries;
+	}
+
+	/** Resolves once no attempt is in flight (attempts the clock has not reached yet are not waited for). */
+	async settled(): Promise<void> {
+		while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+	}
+
+	private enqueue(fields: Pick<CallbackDelivery, 'kind' | 'target' | 'orderId' | 'evalId' | 'completedAt' | 'body'>, repeatOf: number | null = null): void {
+		const delivery: CallbackDelivery = {
+			...fields,
+			id: this.deliveries.length + 1,
+			repeatOf,
+			createdAt: this.world.clock.nowIso(),
+			status: 'sending',
+			nextAttemptAt: null,
+			attempts: [],
+		};
+		this.deliveries.push(delivery);
+		// Drawn when the completion happens, so the seeded sequence does not depend on how receivers answer.
+		const rng = this.world.rng.callbacks;
+		if (repeatOf === null && rng.chance(this.settings.repeatProbability)) {
+			this.world.clock.scheduleIn(rng.int(...REPEAT_DELAY_MINUTES), () => this.enqueue(fields, delivery.id));
+		}
+		this.attempt(delivery);
+	}
+
+	private attempt(delivery: CallbackDelivery): void {
+		if (this.signal.aborted) return;
+		const attempt: CallbackAttempt = {
+			number: delivery.attempts.length + 1,
+			at: this.world.clock.nowIso(),
+			sentAt: new Date().toISOString(),
+			durationMs: null,
+			statusCode: null,
+			error: null,
+		};
+		delivery.attempts.push(attempt);
+		delivery.status = 'sending';
+		delivery.nextAttemptAt = null;
+		const started = performance.now();
+		const sent = postJson(delivery.target, delivery.body, this.settings, this.requests)
+			.then(
+				(statusCode) => {
+					attempt.statusCode = statusCode;
+				},
+				(error: Error) => {
+					attempt.error = error.message;
+				},
+			)
+			.then(() => {
+				attempt.durationMs = Math.round(performance.now() - started);
+				this.afterAttempt(delivery, attempt);
+			});
+		this.inFlight.add(sent);
+		void sent.finally(() => this.inFlight.delete(sent));
+	}
+
+	private afterAttempt(delivery: CallbackDelivery, attempt: CallbackAttempt): void {
+		if (attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300) {
+			delivery.status = 'delivered';
+			return;
+		}
+		const wait = RETRY_MINUTES[attempt.number - 1];
+		if (wait === undefined || this.signal.aborted) {
+			delivery.status = 'failed';
+			return;
+		}
+		const at = this.world.clock.nowMillis() + minutesToMs(wait);
+		delivery.status = 'waiting';
+		delivery.nextAttemptAt = new Date(at).toISOString();
+		this.world.clock.schedule(at, () => this.attempt(delivery));
+	}
+}
+
+/** Names reserved for documentation and tests (RFC 2606, RFC 6761): no receiver lives there, so nothing is sent. */
+function isReservedExampleHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/\.$/, '');
+	return /(^|\.)example\.(com|net|org)$/.test(host) || /(^|\.)(example|test|invalid)$/.test(host);
+}
+
+function isAllowedAddress(address: string, allowLoopback: boolean): boolean {
+	return !isPrivateHost(address) || (allowLoopback && isLoopbackHost(address));
+}
+
+/**
+ * dns.lookup that refuses a name resolving to a private address (a public name pointing inside, or re-pointed after
+ * the URL was accepted): checked on the address the connection will use.
+ */
+function guardedLookup(allowLoopback: boolean) {
+	return (hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+		dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+			if (error) return callback(error, '');
+			const refused = addresses.find((entry) => !isAllowedAddress(entry.address, allowLoopback));
+			if (refused) return callback(new Error(`refused: ${hostname} resolves to ${refused.address}, not a public address`), '');
+			if (options.all) return callback(null, addresses);
+			return callback(null, addresses[0].address, addresses[0].family);
+		});
+	};
+}
+
+/**
+ * One POST of `body` as JSON; resolves with the receiver's status (the answer's body is read and dropped). The
+ * request sits in `open` while it runs.
+ */
+function postJson(target: string, body: unknown, options: CallbackSettings, open: Set<ClientRequest>): Promise<number> {
+	const url = new URL(target);
+	const host = url.hostname.replace(/^\[|\]$/g, '');
+	if (isReservedExampleHost(host)) return Promise.reject(new Error(`not sent: ${host} is a reserved example name (RFC 2606)`));
+	if (isIP(host) && !isAllowedAddress(host, options.allowLoopback)) return Promise.reject(new Error(`refused: ${host} is not a public address`));
+	const payload = Buffer.from(JSON.stringify(body));
+	return new Promise<number>((resolve, reject) => {
+		const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+			url,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': 'Ollang-Sandbox-Callbacks/1.0' },
+				// A fresh connection each time (no pooled socket outliving the sandbox), never a redirect followed.
+				agent: false,
+				lookup: guardedLookup(options.allowLoopback),
+			},
+			(response) => {
+				clearTimeout(timer);
+				response.resume();
+				resolve(response.statusCode ?? 0);
+			},
+		);
+		const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+		open.add(request);
+		request.once('close', () => open.delete(request));
+		request.once('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		request.end(payload);
+	});
+}
+
+const settingsBody = z
+	.object({ allowLoopback: z.boolean().optional(), repeatProbability: z.number().min(0).max(1).optional(), timeoutMs: z.number().positive().optional() })
+	.strict();
+
+/** GET /__sandbox/callbacks (every delivery, oldest first; `?orderId=` narrows), PUT /__sandbox/callbacks/settings. */
+export function callbackAdminRoutes(dispatcher: CallbackDispatcher): AdminRoute[] {
+	return [
+		{
+			method: 'GET',
+			pattern: '/__sandbox/callbacks',
+			handler: ({ req }) => {
+				const orderId = new URL(req.url ?? '/', 'http://sandbox').searchParams.get('orderId');
+				const deliveries = dispatcher.list().filter((delivery) => orderId === null || delivery.orderId === orderId);
+				return { status: 200, body: { count: deliveries.length, settings: dispatcher.settings, deliveries } };
+			},
+		},
+		{
+			method: 'PUT',
+			pattern: '/__sandbox/callbacks/settings',
+			handler: async ({ req }) => {
+				dispatcher.update(validate(settingsBody, await readJsonBody(req)));
+				return { status: 200, body: dispatcher.settings };
+			},
+		},
+	];
+}
