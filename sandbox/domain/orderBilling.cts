@@ -1,7 +1,7 @@
 import type { OrderPricing, OrderRecord, OrderType, ProjectRecord, UserRecord } from '../types.cts';
 import type { World } from '../world.cts';
 import { type AiStage, PROVIDERS, RATES, type ProviderRun, stageRuns } from './catalog.cts';
-import { spendCredits, usdToCredits } from './wallet.cts';
+import { creditsToUsd, spendCredits, usdToCredits } from './wallet.cts';
 
 /** What an order costs (by level, rush and size) and the consumption lines it bills as its AI stages run. */
 
@@ -89,7 +89,7 @@ export function addConsumptionLine(
 		createdBy: { id: requestor.id, name: requestor.name, email: requestor.email },
 		orderType: order.type,
 		creditsUsed,
-		usdEquivalent: creditsUsed / 1000,
+		usdEquivalent: creditsToUsd(creditsUsed),
 		provider: PROVIDERS[providerKey],
 		providerKey,
 		service,
