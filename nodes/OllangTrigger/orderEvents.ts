@@ -363,7 +363,7 @@ export async function pollOrderEvents(
 				cursor.needsDetail = true;
 				cursor.readFailed = true;
 				session.noteTransient(error as Error);
-			} else if (kind === 'unauthorized' || kind === 'local') {
+			} else if (kind === 'unauthorized' || kind === 'blocked' || kind === 'local') {
 				throw asNodeError(this.getNode(), error);
 			} else if (watch.mode === 'orderIds') {
 				missing.push(`${id} (${(error as Error).message})`);

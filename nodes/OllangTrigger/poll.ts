@@ -130,7 +130,8 @@ export async function pollTrigger(this: IPollFunctions): Promise<INodeExecutionD
 				: await pollImportJobs.call(this, config, state, session, isBaselinePoll);
 	} catch (error) {
 		// Before the first successful poll (activation) every error is shown; later, a transient one is
-		// reported only when it persists, and the stored state stays as it was.
+		// reported only when it persists, and the stored state stays as it was. The rest (an SSRF block among
+		// them: only a setting lifts it) is reported at once.
 		if (stored === undefined) throw asNodeError(this.getNode(), error);
 		if (failureKind(error) !== 'transient') throw withKeptPlace(this.getNode(), error);
 		if (overlap.isSuperseded()) return standDown.call(this);

@@ -8,14 +8,15 @@ import { apiRequestWithResponse } from '../Ollang/transport';
  * - unauthorized / forbidden: the key or its rights are gone; the poll fails with a clear error, state untouched.
  * - notFound: the order or job is not there (deleted, or not visible to this key).
  * - transient: 429, 5xx, a dropped connection or an unreadable answer, after the transport's own retries.
+ * - blocked: n8n's SSRF protection refused the address; nothing was sent, and only a setting changes that.
  * - rejected: any other answer the service gave (the request itself is wrong).
  * - local: not an API answer (e.g. an invalid Base URL in the credential).
  */
-export type FailureKind = 'unauthorized' | 'forbidden' | 'notFound' | 'transient' | 'rejected' | 'local';
+export type FailureKind = 'unauthorized' | 'forbidden' | 'notFound' | 'transient' | 'blocked' | 'rejected' | 'local';
 
 export function failureKind(error: unknown): FailureKind {
 	if (!(error instanceof NodeApiError)) return 'local';
-	if (!error.httpCode) return 'transient';
+	if (!error.httpCode) return error.context.transportFailure === 'blocked' ? 'blocked' : 'transient';
 	const status = Number(error.httpCode);
 	if (status === 401) return 'unauthorized';
 	if (status === 403) return 'forbidden';

@@ -279,7 +279,10 @@ export function connectionError(
 		const state: AppliedState = notSent ? 'notApplied' : 'mayHaveApplied';
 		parts.push(appliedNote(state));
 	}
-	return createApiError(this.getNode(), redact(message), redact(parts.join(' ')), {
+	const error = createApiError(this.getNode(), redact(message), redact(parts.join(' ')), {
 		itemIndex: request.itemIndex,
 	});
+	// Which failure it was, for callers that treat them apart (the trigger: an SSRF block is not transient).
+	error.context.transportFailure = failure.kind;
+	return error;
 }
