@@ -310,6 +310,14 @@ describe('callback URL rules', () => {
 			}
 		});
 
+		it('reaches a loopback target by name (localhost resolved, and checked, when sending)', async () => {
+			const port = new URL(receiver.url).port;
+			const { orderId } = await createOrder(sandbox(), `http://localhost:${port}/by-name`);
+			await advance(sandbox(), 11);
+			expect(deliveriesOf(sandbox(), orderId)[0].attempts.map((attempt) => [attempt.statusCode, attempt.error])).toEqual([[200, null]]);
+			expect(receiver.received.map((request) => request.path)).toContain('/by-name');
+		});
+
 		it('QC: https only for public hosts; a loopback target may use http; refused targets charge nothing', async () => {
 			const orderId = sandbox().fixtures.orders.completedLevel0;
 			const before = sandbox().state.wallet.usedCredits;
