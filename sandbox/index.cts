@@ -16,6 +16,7 @@ import { uploadRoutes } from './api/uploads.cts';
 import { minutesToMs, SimClock } from './core/clock.cts';
 import { applyDrift, type DriftMode, driftUsers } from './drift.cts';
 import { IdFactory } from './core/ids.cts';
+import { type ListingGrowth, NO_GROWTH, setListingGrowth } from './growth.cts';
 import { Rng } from './core/rng.cts';
 import { FaultInjector, type FaultRule } from './faults.cts';
 import { Router } from './http/router.cts';
@@ -33,6 +34,7 @@ export type { RequestFilter, RequestRecord } from './requestLog.cts';
 export type { VolumeConfig } from './seed.cts';
 export type { SimulatedOrderInput, Simulate } from './simulate.cts';
 export type { ProgressionSettings } from './world.cts';
+export type { ListingGrowth } from './growth.cts';
 export * from './types.cts';
 export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJobs.cts';
 export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/orderLife.cts';
@@ -78,6 +80,8 @@ export interface SandboxOptions {
 	vectorizationFailureRate?: number;
 	/** Answer as a changed or hostile service would (sandbox/drift.cts), for the contract check's tests. */
 	drift?: DriftMode[];
+	/** New rows after each answered page of the consumption and orders listings (sandbox/growth.cts); none by default. */
+	listingGrowth?: Partial<ListingGrowth>;
 }
 
 export interface Sandbox {
@@ -92,6 +96,8 @@ export interface Sandbox {
 	setLatency(ms: number): void;
 	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[] };
 	simulate: Simulate;
+	/** Changes the listing growth (sandbox/growth.cts); answers the whole setting. */
+	setListingGrowth(growth: Partial<ListingGrowth>): ListingGrowth;
 	close(): Promise<void>;
 }
 
@@ -146,11 +152,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		fileBaseUrl: 'https://files.sandbox.ollang.test',
 		lineBudget: null,
+		growth: { ...NO_GROWTH },
 		// Filled in by seeding below; nothing reads it before.
 		fixtures: undefined as unknown as SeededFixtures,
 	};
 	const seeded = seedWorld(world, volume, startMs);
 	world.fixtures = seeded.fixtures;
+	if (options.listingGrowth) setListingGrowth(world, options.listingGrowth);
 
 	const faults = new FaultInjector(world.rng.faults);
 	const requests = new RequestLog();
@@ -175,6 +183,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		seed,
 		volume,
 		latencyMs,
+		listingGrowth: world.growth,
 	});
 	for (const route of adminRoutes({ world, faults, requests, simulate, info, setLatency, latencyMs: () => latencyMs })) admin.add(route);
 
@@ -224,6 +233,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			},
 		},
 		simulate,
+		setListingGrowth: (growth) => setListingGrowth(world, growth),
 		close: async () => {
 			world.clock.stopRealtime();
 			closing.abort();

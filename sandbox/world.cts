@@ -1,6 +1,7 @@
 import type { SimClock } from './core/clock.cts';
 import type { IdFactory } from './core/ids.cts';
 import type { Rng } from './core/rng.cts';
+import type { ListingGrowth } from './growth.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 
 export interface ProgressionSettings {
@@ -31,4 +32,6 @@ export interface World {
 	/** While seeding: how many more consumption lines the replayed history may emit; null afterwards. */
 	lineBudget: number | null;
 	fixtures: SeededFixtures;
+	/** New rows after each answered page of a listing (sandbox/growth.cts); none by default. */
+	growth: ListingGrowth;
 }

@@ -1,0 +1,238 @@
+// Return All reads one consistent listing (issue 28): while the sandbox adds rows at the listing's head after every
+// answered page, the node returns every row of the listing as of page 1 exactly once, nothing else, and a quiet
+// listing costs no extra request. Each case's counts are printed as a table at the end.
+import type { Sandbox } from '../../sandbox/index.cts';
+import { failure, pairedIndexes, run, useSandbox } from './setup.cts';
+
+const sandbox = useSandbox({ volume: 'large' });
+
+interface Tally {
+	case: string;
+	expected: number;
+	out: number;
+	duplicated: number;
+	missing: number;
+	unexpected: number;
+	requests: number;
+	extraRequests: number;
+}
+
+const tallies: Tally[] = [];
+afterAll(() => {
+	console.log(`Return All while the listing grows (issue 28):\n${formatTable(tallies)}`);
+});
+
+function formatTable(rows: Tally[]): string {
+	const columns = Object.keys(rows[0] ?? {}) as Array<keyof Tally>;
+	const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
+	const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index])).join(' | ');
+	return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...rows.map((row) => line(columns.map((column) => String(row[column]))))].join('\n');
+}
+
+/** Compares what the node returned with the ids expected (in order when `ordered`), and records the counts. */
+function tally(name: string, out: Array<Record<string, unknown>>, expected: string[], listingPath: string, pageSize = 50): Tally {
+	const outIds = out.map((row) => String(row.id));
+	const seen = new Set<string>();
+	let duplicated = 0;
+	for (const id of outIds) {
+		if (seen.has(id)) duplicated++;
+		seen.add(id);
+	}
+	const wanted = new Set(expected);
+	const requests = sandbox().requests.count({ method: 'GET', path: listingPath });
+	const result: Tally = {
+		case: name,
+		expected: expected.length,
+		out: outIds.length,
+		duplicated,
+		missing: expected.filter((id) => !seen.has(id)).length,
+		unexpected: [...seen].filter((id) => !wanted.has(id)).length,
+		requests,
+		extraRequests: requests - Math.max(1, Math.ceil(expected.length / pageSize)),
+	};
+	tallies.push(result);
+	return result;
+}
+
+const consumption = (extra: Record<string, unknown>) => ({ resource: 'consumption', operation: 'getMany', simplify: false, ...extra });
+const orders = (extra: Record<string, unknown>) => ({ resource: 'order', operation: 'getMany', ...extra });
+
+/** The lines (newest first, ties by id) as they stand now, within an inclusive range. */
+function linesNow(box: Sandbox, from = '', to = ''): string[] {
+	return box.state.consumption
+		.filter((line) => (from === '' || line.occurredAt >= from) && (to === '' || line.occurredAt <= to))
+		.sort((a, b) => (a.occurredAt === b.occurredAt ? (a.id < b.id ? 1 : -1) : a.occurredAt < b.occurredAt ? 1 : -1))
+		.map((line) => line.id);
+}
+
+function ordersNow(box: Sandbox): string[] {
+	return [...box.state.orders.values()]
+		.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
+		.map((order) => order.id);
+}
+
+const CONSUMPTION = '/integration/consumption';
+const ORDERS = '/integration/orders';
+
+afterEach(() => {
+	sandbox().setListingGrowth({ consumption: 0, orders: 0, clockStepMs: 1000, batches: null });
+	sandbox().setLatency(0);
+});
+
+describe('Consumption > Get Many, Return All, while lines arrive', () => {
+	it('a quiet listing: every line once, one request per page and not one more', async () => {
+		const expected = linesNow(sandbox());
+		const result = await run(sandbox(), consumption({ returnAll: true }));
+
+		const counts = tally('consumption quiet', result.json, expected, CONSUMPTION);
+		expect(expected.length).toBeGreaterThanOrEqual(10_000);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+
+	it('From only (To left empty): the lines as of page 1, each once, none of the lines that arrived, no extra request', async () => {
+		const box = sandbox();
+		const from = box.state.consumption[2_000].occurredAt;
+		const expected = linesNow(box, from);
+		box.setListingGrowth({ consumption: 3 });
+		box.setLatency(5);
+
+		const result = await run(box, consumption({ returnAll: true, filters: { from } }));
+
+		const counts = tally('consumption From only', result.json, expected, CONSUMPTION);
+		expect(linesNow(box, from).length).toBeGreaterThan(expected.length);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expect(new Set(pairedIndexes(result))).toEqual(new Set([0]));
+	});
+
+	it('To in the future: pinned at page 1 all the same', async () => {
+		const box = sandbox();
+		const expected = linesNow(box);
+		box.setListingGrowth({ consumption: 5 });
+
+		const result = await run(box, consumption({ returnAll: true, filters: { to: '2099-01-01T00:00:00Z' } }));
+
+		const counts = tally('consumption To 2099', result.json, expected, CONSUMPTION);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+
+	it('sort ascending: the new lines would land on the last page; none of them does', async () => {
+		const box = sandbox();
+		const expected = linesNow(box).reverse();
+		box.setListingGrowth({ consumption: 4 });
+
+		const result = await run(box, consumption({ returnAll: true, options: { orderDirection: 'asc', orderBy: 'occurredAt' } }));
+
+		const counts = tally('consumption ascending', result.json, expected, CONSUMPTION);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+
+	it('a Limit keeps its meaning: the first N of the listing as of page 1', async () => {
+		const box = sandbox();
+		const expected = linesNow(box).slice(0, 1_234);
+		box.setListingGrowth({ consumption: 7 });
+
+		const result = await run(box, consumption({ returnAll: false, limit: 1_234, options: { pageSize: 50 } }));
+
+		const counts = tally('consumption Limit 1234', result.json, expected, CONSUMPTION);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+
+	it("a service whose new lines carry page 1's own time (clock standing still): the shifted pages are read again, each line once", async () => {
+		const box = sandbox();
+		const before = linesNow(box);
+		// Lines stamped with the answer's time enter the pinned listing: 6 after each of the first 3 answers.
+		box.setListingGrowth({ consumption: 6, clockStepMs: 0, batches: 3 });
+
+		const result = await run(box, consumption({ returnAll: true }));
+
+		const expected = linesNow(box);
+		const counts = tally('consumption clock still (re-read)', result.json, expected, CONSUMPTION);
+		expect(expected.length).toBe(before.length + 18);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0 });
+		// Page 1 and the pages answered before the last batch, once more; never a whole second pass per batch.
+		expect(counts.extraRequests).toBeGreaterThan(0);
+		expect(counts.extraRequests).toBeLessThanOrEqual(2 * Math.ceil(expected.length / 50));
+	});
+
+	it('a listing that never settles fails with an error that says so, after a bounded number of reads', async () => {
+		const box = sandbox();
+		// The last 400 lines (and the ones arriving, stamped now): 8 pages a pass.
+		const from = box.state.consumption[box.state.consumption.length - 400].occurredAt;
+		box.setListingGrowth({ consumption: 2, clockStepMs: 0 });
+
+		const error = failure(await run(box, consumption({ returnAll: true, filters: { from } })));
+
+		expect(error.message).toMatch(/^The listing GET \/integration\/consumption kept changing while its pages were read/);
+		expect(error.description).toContain('Set a To (end time) in the past');
+		const pages = Math.ceil(linesNow(box, from).length / 50);
+		expect(box.requests.count({ method: 'GET', path: CONSUMPTION })).toBeLessThanOrEqual(5 * pages);
+	});
+
+	it('with a Limit, a listing that never settles returns its consistent leading pages', async () => {
+		const box = sandbox();
+		const expected = linesNow(box);
+		box.setListingGrowth({ consumption: 1, clockStepMs: 0 });
+
+		const result = await run(box, consumption({ returnAll: false, limit: 120, options: { pageSize: 20, pageConcurrency: 1 } }));
+
+		expect(result.error).toBeUndefined();
+		const ids = result.json.map((row) => String(row.id));
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids.length).toBeLessThanOrEqual(120);
+		// Whatever was returned is a run of the listing from its head at one moment: the head shifted by the new lines.
+		const now = linesNow(box);
+		const start = now.indexOf(ids[0]);
+		expect(now.slice(start, start + ids.length)).toEqual(ids);
+		expect(ids.length).toBeGreaterThanOrEqual(20);
+		expect(expected.slice(0, 20)).not.toEqual(ids.slice(0, 20));
+	});
+});
+
+describe('Order > Get Many, Return All, while orders are created', () => {
+	it('a quiet listing: every order once, no extra request', async () => {
+		const expected = ordersNow(sandbox());
+		const result = await run(sandbox(), orders({ returnAll: true, options: { orderBy: 'createdAt' } }));
+
+		const counts = tally('orders quiet', result.json, expected, ORDERS);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+
+	it.each([
+		['newest first', {}, false],
+		['Created Before in the future', { createdTo: '2099-01-01T00:00:00Z' }, false],
+		['ascending', {}, true],
+	])('%s: the orders as of page 1, each once, none created during the read', async (name, filters, ascending) => {
+		const box = sandbox();
+		const expected = ascending ? ordersNow(box).reverse() : ordersNow(box);
+		box.setListingGrowth({ orders: 2 });
+
+		const result = await run(
+			box,
+			orders({ returnAll: true, filters, options: { orderBy: 'createdAt', orderDirection: ascending ? 'asc' : 'desc', pageSize: 25 } }),
+		);
+
+		const counts = tally(`orders ${name}`, result.json, expected, ORDERS, 25);
+		expect(ordersNow(box).length).toBeGreaterThan(expected.length);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+
+	it('a Limit: the first N orders as of page 1', async () => {
+		const box = sandbox();
+		const expected = ordersNow(box).slice(0, 333);
+		box.setListingGrowth({ orders: 3 });
+
+		const result = await run(box, orders({ returnAll: false, limit: 333, options: { orderBy: 'createdAt' } }));
+
+		const counts = tally('orders Limit 333', result.json, expected, ORDERS);
+		expect(result.json.map((row) => row.id)).toEqual(expected);
+		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+	});
+});
