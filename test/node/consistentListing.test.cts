@@ -54,6 +54,21 @@ function tally(name: string, out: Array<Record<string, unknown>>, expected: stri
 	return result;
 }
 
+/** The node returned exactly `expected` (the listing as of page 1, in order): none doubled, missing or extra. */
+function expectEachOnce(
+	name: string,
+	out: Array<Record<string, unknown>>,
+	expected: string[],
+	listingPath: string,
+	{ pageSize = 50, extraRequests = 0 }: { pageSize?: number; extraRequests?: number | 'counted' } = {},
+): Tally {
+	const counts = tally(name, out, expected, listingPath, pageSize);
+	expect(out.map((row) => row.id)).toEqual(expected);
+	expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0 });
+	if (extraRequests !== 'counted') expect(counts.extraRequests).toBe(extraRequests);
+	return counts;
+}
+
 const consumption = (extra: Record<string, unknown>) => ({ resource: 'consumption', operation: 'getMany', simplify: false, ...extra });
 const orders = (extra: Record<string, unknown>) => ({ resource: 'order', operation: 'getMany', ...extra });
 
@@ -84,10 +99,8 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 		const expected = linesNow(sandbox());
 		const result = await run(sandbox(), consumption({ returnAll: true }));
 
-		const counts = tally('consumption quiet', result.json, expected, CONSUMPTION);
 		expect(expected.length).toBeGreaterThanOrEqual(10_000);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('consumption quiet', result.json, expected, CONSUMPTION);
 	});
 
 	it('From only (To left empty): the lines as of page 1, each once, none of the lines that arrived, no extra request', async () => {
@@ -99,10 +112,8 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 
 		const result = await run(box, consumption({ returnAll: true, filters: { from } }));
 
-		const counts = tally('consumption From only', result.json, expected, CONSUMPTION);
 		expect(linesNow(box, from).length).toBeGreaterThan(expected.length);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('consumption From only', result.json, expected, CONSUMPTION);
 		expect(new Set(pairedIndexes(result))).toEqual(new Set([0]));
 	});
 
@@ -113,9 +124,7 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 
 		const result = await run(box, consumption({ returnAll: true, filters: { to: '2099-01-01T00:00:00Z' } }));
 
-		const counts = tally('consumption To 2099', result.json, expected, CONSUMPTION);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('consumption To 2099', result.json, expected, CONSUMPTION);
 	});
 
 	it('sort ascending: the new lines would land on the last page; none of them does', async () => {
@@ -125,9 +134,7 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 
 		const result = await run(box, consumption({ returnAll: true, options: { orderDirection: 'asc', orderBy: 'occurredAt' } }));
 
-		const counts = tally('consumption ascending', result.json, expected, CONSUMPTION);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('consumption ascending', result.json, expected, CONSUMPTION);
 	});
 
 	it('a Limit keeps its meaning: the first N of the listing as of page 1', async () => {
@@ -137,9 +144,7 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 
 		const result = await run(box, consumption({ returnAll: false, limit: 1_234, options: { pageSize: 50 } }));
 
-		const counts = tally('consumption Limit 1234', result.json, expected, CONSUMPTION);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('consumption Limit 1234', result.json, expected, CONSUMPTION);
 	});
 
 	it("a service whose new lines carry page 1's own time (clock standing still): the shifted pages are read again, each line once", async () => {
@@ -151,10 +156,8 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 		const result = await run(box, consumption({ returnAll: true }));
 
 		const expected = linesNow(box);
-		const counts = tally('consumption clock still (re-read)', result.json, expected, CONSUMPTION);
 		expect(expected.length).toBe(before.length + 18);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0 });
+		const counts = expectEachOnce('consumption clock still (re-read)', result.json, expected, CONSUMPTION, { extraRequests: 'counted' });
 		// Page 1 and the pages answered before the last batch, once more; never a whole second pass per batch.
 		expect(counts.extraRequests).toBeGreaterThan(0);
 		expect(counts.extraRequests).toBeLessThanOrEqual(2 * Math.ceil(expected.length / 50));
@@ -172,11 +175,8 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 		const result = await run(box, consumption({ returnAll: true }));
 		box.state.consumption.splice(-30);
 
-		const counts = tally('consumption stamped ahead (unpinned)', result.json, expected, CONSUMPTION);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0 });
 		// The pinned pages after the first, once more without the pin.
-		expect(counts.extraRequests).toBe(Math.ceil(expected.length / 50) - 1);
+		expectEachOnce('consumption stamped ahead (unpinned)', result.json, expected, CONSUMPTION, { extraRequests: Math.ceil(expected.length / 50) - 1 });
 	});
 
 	it('a listing that never settles fails with an error that says so, after a bounded number of reads', async () => {
@@ -217,9 +217,7 @@ describe('Order > Get Many, Return All, while orders are created', () => {
 		const expected = ordersNow(sandbox());
 		const result = await run(sandbox(), orders({ returnAll: true, options: { orderBy: 'createdAt' } }));
 
-		const counts = tally('orders quiet', result.json, expected, ORDERS);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('orders quiet', result.json, expected, ORDERS);
 	});
 
 	it.each([
@@ -236,10 +234,8 @@ describe('Order > Get Many, Return All, while orders are created', () => {
 			orders({ returnAll: true, filters, options: { orderBy: 'createdAt', orderDirection: ascending ? 'asc' : 'desc', pageSize: 25 } }),
 		);
 
-		const counts = tally(`orders ${name}`, result.json, expected, ORDERS, 25);
 		expect(ordersNow(box).length).toBeGreaterThan(expected.length);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce(`orders ${name}`, result.json, expected, ORDERS, { pageSize: 25 });
 	});
 
 	it('a Limit: the first N orders as of page 1', async () => {
@@ -249,8 +245,6 @@ describe('Order > Get Many, Return All, while orders are created', () => {
 
 		const result = await run(box, orders({ returnAll: false, limit: 333, options: { orderBy: 'createdAt' } }));
 
-		const counts = tally('orders Limit 333', result.json, expected, ORDERS);
-		expect(result.json.map((row) => row.id)).toEqual(expected);
-		expect(counts).toMatchObject({ duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		expectEachOnce('orders Limit 333', result.json, expected, ORDERS);
 	});
 });
