@@ -31,7 +31,7 @@ export interface PagingOptions {
 	returnAll: boolean;
 	/** Needed when returnAll is false. */
 	limit?: number;
-	/** Pages fetched at the same time after page 1 (default 4). */
+	/** Pages fetched at the same time after page 1 (default DEFAULT_PAGE_CONCURRENCY). */
 	concurrency?: number;
 	/** take, 1 to 50 (default 50). */
 	pageSize?: number;
