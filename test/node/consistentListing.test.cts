@@ -248,3 +248,32 @@ describe('Order > Get Many, Return All, while orders are created', () => {
 		expectEachOnce('orders Limit 333', result.json, expected, ORDERS);
 	});
 });
+
+describe('Project > Get Many (no time filter) while projects are created', () => {
+	it('the pages that shifted are read again: one consistent listing, each project once, the extra reads counted', async () => {
+		const box = sandbox();
+		// Pages after the first wait 400 ms; meanwhile 3 projects are created through the API (newest first: at the head).
+		box.faults.add({ method: 'GET', path: '/integration/project', kind: 'delay', delayMs: 400, skip: 1 });
+		const running = run(box, { resource: 'project', operation: 'getMany', returnAll: true, options: { pageSize: 10, orderBy: 'createdAt' } });
+		while (box.requests.count({ method: 'GET', path: '/integration/project' }) < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+		for (const name of ['Growing A', 'Growing B', 'Growing C']) {
+			const created = await fetch(`${box.baseUrl}/integration/project/create-by-url`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-api-key': box.keys.owner },
+				body: JSON.stringify({ url: 'https://example.com/media/clip.mp4', name, sourceLanguage: 'en' }),
+			});
+			expect(created.status).toBe(201);
+		}
+		const result = await running;
+		box.faults.clear();
+
+		// Project rows carry no time filter: the listing as it stands after the read, each project once.
+		const expected = [...box.state.projects.values()]
+			.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
+			.map((project) => project.id);
+		const counts = expectEachOnce('projects, 3 created during the read', result.json, expected, '/integration/project', { pageSize: 10, extraRequests: 'counted' });
+		expect(result.json.slice(0, 3).map((row) => row.name)).toEqual(['Growing C', 'Growing B', 'Growing A']);
+		// Page 1 (answered before the projects were created), once more.
+		expect(counts.extraRequests).toBe(1);
+	});
+});
