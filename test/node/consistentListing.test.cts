@@ -2,7 +2,7 @@
 // answered page, the node returns every row of the listing as of page 1 exactly once, nothing else, and a quiet
 // listing costs no extra request. Each case's counts are printed as a table at the end.
 import type { Sandbox } from '../../sandbox/index.cts';
-import { failure, pairedIndexes, run, useSandbox } from './setup.cts';
+import { failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
 
 const sandbox = useSandbox({ volume: 'large' });
 
@@ -275,5 +275,49 @@ describe('Project > Get Many (no time filter) while projects are created', () =>
 		expect(result.json.slice(0, 3).map((row) => row.name)).toEqual(['Growing C', 'Growing B', 'Growing A']);
 		// Page 1 (answered before the projects were created), once more.
 		expect(counts.extraRequests).toBe(1);
+	});
+});
+
+describe('a service whose rows sharing a sort value change places between requests (no stable tiebreaker)', () => {
+	const rows = Array.from({ length: 10 }, (_, index) => ({ id: `p${index}`, name: `Project ${index}`, createdAt: '2026-11-01T12:00:00.000Z' }));
+	/** Project pages of 5 with a steady count; page 2 swaps p5 for a second p4 on its first `unstable` answers. */
+	async function tiedStub(unstable: number) {
+		let page2Answers = 0;
+		return await startStub((req, res) => {
+			const query = new URL(req.url ?? '/', 'http://stub.invalid').searchParams;
+			const page = Number(query.get('page'));
+			let data = rows.slice((page - 1) * 5, page * 5);
+			if (page === 2 && page2Answers++ < unstable) data = [rows[4], ...data.slice(1)];
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ data, meta: { page, take: 5, itemCount: 10, pageCount: 2, hasPreviousPage: page > 1, hasNextPage: page < 2 } }));
+		});
+	}
+	const projects = (extra: Record<string, unknown>) => ({ resource: 'project', operation: 'getMany', options: { pageSize: 5 }, ...extra });
+
+	it('a row shown twice once: its page is read again, every row once', async () => {
+		const stub = await tiedStub(1);
+		try {
+			const result = await run(sandbox(), projects({ returnAll: true }), { baseUrl: stub.baseUrl });
+
+			expect(result.json.map((row) => row.id)).toEqual(rows.map((row) => row.id));
+			expect(stub.requests.map((request) => new URL(request.url, 'http://stub.invalid').searchParams.get('page'))).toEqual(['1', '2', '2']);
+		} finally {
+			await stub.close();
+		}
+	});
+
+	it('a row shown twice on every read: Return All fails, a Limit returns the pages before the repeat', async () => {
+		const stub = await tiedStub(Infinity);
+		try {
+			const error = failure(await run(sandbox(), projects({ returnAll: true }), { baseUrl: stub.baseUrl }));
+			expect(error.message).toMatch(/^The listing GET \/integration\/project kept changing while its pages were read/);
+			// Page 1, page 2, then page 2 read again three times.
+			expect(stub.requests).toHaveLength(5);
+
+			const limited = await run(sandbox(), projects({ returnAll: false, limit: 10 }), { baseUrl: stub.baseUrl });
+			expect(limited.json.map((row) => row.id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
+		} finally {
+			await stub.close();
+		}
 	});
 });

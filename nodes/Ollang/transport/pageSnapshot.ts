@@ -165,11 +165,23 @@ export class PageSnapshot {
 		return this.collect(this.counted ? this.lastPage() : Math.max(...held));
 	}
 
-	/** With a Limit, when the listing kept changing: the leading pages answered at page 1's last size. */
+	/**
+	 * With a Limit, when the listing kept changing: the leading pages answered at page 1's last size, up to the first
+	 * that repeats a row (the listing moved there, so a row is missing next to it).
+	 */
 	consistentPrefix(): IDataObject[] {
 		const version = this.pages.get(1)?.version;
+		const seen = new Set<string>();
 		let last = 0;
-		while (this.pages.get(last + 1)?.version === version && last < this.lastPage()) last++;
+		while (last < this.lastPage()) {
+			const page = last + 1;
+			const held = this.pages.get(page);
+			if (held === undefined || held.version !== version) break;
+			const keys = held.rows.map((row, index) => rowKey(row, page, index));
+			if (keys.some((key) => seen.has(key))) break;
+			for (const key of keys) seen.add(key);
+			last = page;
+		}
 		return this.collect(last);
 	}
 
