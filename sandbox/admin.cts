@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FaultInjector, FaultRule } from './faults.cts';
+import { setListingGrowth } from './growth.cts';
 import { readJsonBody } from './http/body.cts';
 import { shapeB } from './http/errors.cts';
 import type { AdminRoute, Reply } from './http/server.cts';
@@ -58,6 +59,15 @@ const simulationBody = z
 		jobFailureRate: z.number().min(0).max(1).optional(),
 		vectorizationFailureRate: z.number().min(0).max(1).optional(),
 		progression: z.object({ mode: z.enum(['fixed', 'random']).optional(), redeliveryProbability: z.number().min(0).max(1).optional() }).strict().optional(),
+	})
+	.strict();
+
+const growthBody = z
+	.object({
+		consumption: z.number().int().min(0).max(10_000).optional(),
+		orders: z.number().int().min(0).max(1_000).optional(),
+		clockStepMs: z.number().int().min(0).max(86_400_000).optional(),
+		batches: z.number().int().min(0).nullable().optional(),
 	})
 	.strict();
 
@@ -178,6 +188,12 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 						targets: Object.fromEntries(targets),
 					})),
 				),
+		},
+		{
+			// Listings that grow while they are read: new rows after each answered page (sandbox/growth.cts).
+			method: 'PUT',
+			pattern: '/__sandbox/growth',
+			handler: async ({ req }) => ok(200, setListingGrowth(world, validate(growthBody, await readJsonBody(req)))),
 		},
 		{
 			method: 'PUT',

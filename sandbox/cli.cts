@@ -1,16 +1,17 @@
 import { parseArgs } from 'node:util';
 import { DRIFT_MODES, type DriftMode, isDriftMode } from './drift.cts';
-import { startSandbox, type SandboxOptions } from './index.cts';
+import { type ListingGrowth, startSandbox, type SandboxOptions } from './index.cts';
 
 /**
  * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
- *   [--allow-loopback-callbacks] [--callback-repeat P]`
+ *   [--allow-loopback-callbacks] [--callback-repeat P] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]`
  * Prints the base URL and keys for people, and one `SANDBOX_READY {json}` line for scripts.
  */
 const USAGE = `usage: npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
-    [--allow-loopback-callbacks] [--callback-repeat P]
+    [--allow-loopback-callbacks] [--callback-repeat P] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]
   --allow-loopback-callbacks: completion callbacks may target loopback (a local n8n); the real API refuses them
   --callback-repeat P: chance (0 to 1) that a callback delivery is sent twice (default 0.1)
+  growth: new consumption lines / orders after each answered page of their listing (sandbox/README.md)
   drift modes (answer as a changed or hostile service would, for npm run contract):
 ${Object.entries(DRIFT_MODES).map(([mode, what]) => `    ${mode}: ${what}`).join('\n')}`;
 
@@ -20,6 +21,22 @@ function driftFlag(value: string | undefined): DriftMode[] | undefined {
 	const unknown = modes.filter((mode) => !isDriftMode(mode));
 	if (unknown.length > 0 || modes.length === 0) throw new Error(`--drift must be one or more of ${Object.keys(DRIFT_MODES).join(', ')}, got "${value}"`);
 	return modes as DriftMode[];
+}
+
+const GROWTH_FIELDS: ReadonlyArray<keyof ListingGrowth> = ['consumption', 'orders', 'clockStepMs', 'batches'];
+
+function growthFlag(value: string | undefined): Partial<ListingGrowth> | undefined {
+	if (value === undefined) return undefined;
+	const growth: Partial<Record<keyof ListingGrowth, number>> = {};
+	for (const pair of value.split(',')) {
+		const [name, count] = pair.split('=').map((part) => part.trim());
+		const number = Number(count);
+		if (!GROWTH_FIELDS.includes(name as keyof ListingGrowth) || count === undefined || count === '' || !Number.isInteger(number) || number < 0) {
+			throw new Error(`--growth takes ${GROWTH_FIELDS.map((field) => `${field}=N`).join(',')} (whole numbers >= 0), got "${value}"`);
+		}
+		growth[name as keyof ListingGrowth] = number;
+	}
+	return growth;
 }
 
 function numberFlag(name: string, value: string | undefined, min: number): number | undefined {
@@ -44,6 +61,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 			drift: { type: 'string' },
 			'allow-loopback-callbacks': { type: 'boolean' },
 			'callback-repeat': { type: 'string' },
+			growth: { type: 'string' },
 			help: { type: 'boolean' },
 		},
 		strict: true,
@@ -71,6 +89,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 			allowLoopback: values['allow-loopback-callbacks'] ?? false,
 			...(repeat === undefined ? {} : { repeatProbability: repeat }),
 		},
+		listingGrowth: growthFlag(values.growth),
 	};
 }
 
@@ -91,6 +110,7 @@ async function main(): Promise<void> {
 	console.log(`  X-Api-Key member  (no role):               ${keys.member}`);
 	console.log(`  admin: ${baseUrl}/__sandbox/info`);
 	if (options.callbacks?.allowLoopback) console.log('  callbacks: loopback targets allowed (a local n8n; the real API refuses them)');
+	if (options.listingGrowth) console.log(`  listing growth after each answered page: ${JSON.stringify(sandbox.setListingGrowth({}))}`);
 	if (options.drift) console.log(`  drift: ${options.drift.map((mode) => `${mode} (${DRIFT_MODES[mode]})`).join('; ')}`);
 	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl, keys })}`);
 

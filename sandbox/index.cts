@@ -17,6 +17,7 @@ import { CallbackDispatcher, type CallbackDelivery, type CallbackSettings, callb
 import { minutesToMs, SimClock } from './core/clock.cts';
 import { applyDrift, type DriftMode, driftUsers } from './drift.cts';
 import { IdFactory } from './core/ids.cts';
+import { type ListingGrowth, NO_GROWTH, setListingGrowth } from './growth.cts';
 import { Rng } from './core/rng.cts';
 import { FaultInjector, type FaultRule } from './faults.cts';
 import { Router } from './http/router.cts';
@@ -35,6 +36,7 @@ export type { RequestFilter, RequestRecord } from './requestLog.cts';
 export type { VolumeConfig } from './seed.cts';
 export type { SimulatedOrderInput, Simulate } from './simulate.cts';
 export type { ProgressionSettings } from './world.cts';
+export type { ListingGrowth } from './growth.cts';
 export * from './types.cts';
 export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJobs.cts';
 export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/orderLife.cts';
@@ -82,6 +84,8 @@ export interface SandboxOptions {
 	drift?: DriftMode[];
 	/** Completion callbacks (sandbox/callbacks.cts): loopback targets, the repeat chance, the timeout. */
 	callbacks?: Partial<CallbackSettings>;
+	/** New rows after each answered page of the consumption and orders listings (sandbox/growth.cts); none by default. */
+	listingGrowth?: Partial<ListingGrowth>;
 }
 
 export interface Sandbox {
@@ -98,6 +102,8 @@ export interface Sandbox {
 	simulate: Simulate;
 	/** Every callback delivery, and a wait until none is in flight. */
 	callbacks: { list(): readonly CallbackDelivery[]; settled(): Promise<void>; readonly settings: CallbackSettings };
+	/** Changes the listing growth (sandbox/growth.cts); answers the whole setting. */
+	setListingGrowth(growth: Partial<ListingGrowth>): ListingGrowth;
 	close(): Promise<void>;
 }
 
@@ -152,11 +158,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		fileBaseUrl: 'https://files.sandbox.ollang.test',
 		lineBudget: null,
+		growth: { ...NO_GROWTH },
 		// Filled in by seeding below; nothing reads it before.
 		fixtures: undefined as unknown as SeededFixtures,
 	};
 	const seeded = seedWorld(world, volume, startMs);
 	world.fixtures = seeded.fixtures;
+	if (options.listingGrowth) setListingGrowth(world, options.listingGrowth);
 
 	const faults = new FaultInjector(world.rng.faults);
 	const requests = new RequestLog();
@@ -184,6 +192,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		seed,
 		volume,
 		latencyMs,
+		listingGrowth: world.growth,
 	});
 	for (const route of adminRoutes({ world, faults, requests, simulate, info, setLatency, latencyMs: () => latencyMs })) admin.add(route);
 	for (const route of callbackAdminRoutes(callbacks)) admin.add(route);
@@ -235,6 +244,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		simulate,
 		callbacks: { list: () => callbacks.list(), settled: () => callbacks.settled(), settings: callbacks.settings },
+		setListingGrowth: (growth) => setListingGrowth(world, growth),
 		close: async () => {
 			world.clock.stopRealtime();
 			closing.abort();

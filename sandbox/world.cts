@@ -2,6 +2,7 @@ import type { SimClock } from './core/clock.cts';
 import type { IdFactory } from './core/ids.cts';
 import type { Rng } from './core/rng.cts';
 import type { CallbackSink } from './callbacks.cts';
+import type { ListingGrowth } from './growth.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 
 export interface ProgressionSettings {
@@ -34,4 +35,6 @@ export interface World {
 	fixtures: SeededFixtures;
 	/** Sends the completion callbacks (sandbox/callbacks.cts); absent while seeding: replayed history calls no one back. */
 	callbacks?: CallbackSink;
+	/** New rows after each answered page of a listing (sandbox/growth.cts); none by default. */
+	growth: ListingGrowth;
 }

@@ -152,6 +152,9 @@ async function fetchOrder(this: IPollFunctions, orderId: string, session: PollSe
 	return requireObject.call(this, request, response.body, ['id']);
 }
 
+/** The orders listing's upper bound on createdAt, which the paging pins at its first page's time. */
+const ORDER_TIME_KEY = 'filter[createdAtRange][to]';
+
 function listRequest(watch: OrderWatch, session: PollSession, windowStart?: number): OllangRequest {
 	return {
 		method: 'GET',
@@ -179,7 +182,10 @@ function checkRows(this: IPollFunctions, request: OllangRequest, rows: unknown[]
 	return rows as IDataObject[];
 }
 
-/** Every order created since windowStart, plus the service time of the first page. */
+/**
+ * Every order created since windowStart, as the listing stood at its first page (one consistent listing: an order
+ * created during the read is listed by the next poll, and none is pushed past the last page read).
+ */
 async function listWindow(
 	this: IPollFunctions,
 	config: OrderEventConfig,
@@ -190,6 +196,7 @@ async function listWindow(
 	const rows = await apiRequestAllPages.call(this, request, {
 		returnAll: true,
 		concurrency: config.concurrency,
+		pinTimeKey: ORDER_TIME_KEY,
 		onPage: (_page, headers) => session.noteAnswer(headers),
 	});
 	return checkRows.call(this, request, rows);

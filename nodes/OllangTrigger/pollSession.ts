@@ -1,7 +1,7 @@
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestWithResponse } from '../Ollang/transport';
+import { apiRequestWithResponse, parseHttpDate } from '../Ollang/transport';
 
 /**
  * How a failed request counts for the trigger:
@@ -81,12 +81,6 @@ export class PollSession {
 	}
 }
 
-/** A time from an HTTP Date header, in ms, or undefined. */
-export function parseHttpDate(value: string | undefined): number | undefined {
-	if (value === undefined) return undefined;
-	const time = Date.parse(value);
-	return Number.isNaN(time) ? undefined : time;
-}
 
 /**
  * The service's current time, from the Date header of a light request any valid key may make. Used once, when

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hasBillingRole } from '../auth.cts';
 import { walletView } from '../domain/wallet.cts';
+import { growAfterPage } from '../growth.cts';
 import { shapeA } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { isoDate, optionalGroup, validate } from '../http/validation.cts';
@@ -119,7 +120,9 @@ function listConsumption(ctx: ApiContext): Reply {
 	const query = validate(consumptionQuery, ctx.query);
 	const view = cachedConsumptionView(ctx.world.state.consumption, query);
 	const page = paginate(view, query.pageOptions.page, query.pageOptions.take);
-	return json(200, { data: page.data.map((line) => structuredClone(line)), meta: page.meta });
+	const reply = json(200, { data: page.data.map((line) => structuredClone(line)), meta: page.meta });
+	growAfterPage(ctx.world, 'consumption');
+	return reply;
 }
 
 /** The free search term: order name and id, provider, service, requestor and tags. */

@@ -8,6 +8,7 @@ import { createOrder } from '../domain/orderLife.cts';
 import { cancelHumanReview, cancelOrder, isCancellable, isRerunnable, requestHumanReview, rerunOrder } from '../domain/orderRequests.cts';
 import { generateSegments, writeSegmentsXlsx } from '../domain/segments.cts';
 import { creditsToUsd } from '../domain/wallet.cts';
+import { growAfterPage } from '../growth.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
@@ -90,7 +91,9 @@ function listOrders(ctx: ApiContext): Reply {
 	const field = pageOptions.orderBy;
 	sortBy(rows, (order) => order[field], pageOptions.orderDirection);
 	const page = paginate(rows, pageOptions.page, pageOptions.take);
-	return json(200, { data: page.data.map(orderSummary), meta: page.meta });
+	const reply = json(200, { data: page.data.map(orderSummary), meta: page.meta });
+	growAfterPage(ctx.world, 'orders');
+	return reply;
 }
 
 /** Both variants of a body schema whose callbackUrl depends on the sandbox's allowLoopbackCallbacks option. */

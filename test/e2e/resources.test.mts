@@ -38,6 +38,7 @@ import {
 	UNITS_FOR_MEMORY,
 	ordersWorkflow,
 	accountWorkflow,
+	growingListingsWorkflow,
 	memoryWorkflow,
 	errorWorkflows,
 	memoryExample,
@@ -65,6 +66,7 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 	let memoryForExample: string;
 	let ongoingOrderId: string;
 	let publicApi: PublicApiInputs;
+	let growingFrom: string;
 
 	before(async () => {
 		sandbox = await SandboxClient.start();
@@ -81,6 +83,8 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 		const [translator] = await sandbox.admin<Array<{ id: string }>>('GET', 'translators');
 		publicApi = { pendingOrderId, rerunOrderId, qcOrderId, revisionOrderId, translatorId: translator.id };
 		copyFileSync(path.join(EXAMPLES_DIR, MEMORY_EXAMPLE_UNITS), path.join(n8n.filesDir, MEMORY_EXAMPLE_UNITS));
+		// A range with most of the seeded lines: Return All reads it in some 20 pages of 10.
+		growingFrom = (await sandbox.getAllPages<Json>('/integration/consumption', { 'pageOptions[orderBy]': 'occurredAt', 'pageOptions[orderDirection]': 'asc' }))[80].occurredAt as string;
 		await n8n.importCredentials(testCredentials(sandbox));
 		await n8n.importWorkflows([
 			ordersWorkflow(fixtures),
@@ -90,6 +94,7 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 			...errorWorkflows(ongoingOrderId),
 			readExample(CONSUMPTION_EXAMPLE),
 			memoryExample(n8n.filesDir, memoryForExample),
+			growingListingsWorkflow(growingFrom),
 		]);
 	});
 
@@ -468,6 +473,46 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 		});
 		const memory = await sandbox.get<Json>(`/integration/memories/${memoryForExample}`);
 		assert.equal(memory.memoryItemsCount, csvRows.length);
+	});
+
+	it('Return All while the listings grow: every consumption line and order as of page 1 once, nothing else, no extra request', async () => {
+		const expectedLines = ids(await sandbox.getAllPages<Json>('/integration/consumption', { 'filter[from]': growingFrom }));
+		const expectedOrders = ids(await sandbox.getAllPages<Json>('/integration/orders'));
+		// After each answered page: 3 new lines (consumption) or 2 new orders (orders), a second later on the clock.
+		await sandbox.admin('PUT', 'growth', { consumption: 3, orders: 2, clockStepMs: 1000 });
+		await sandbox.clearRequests();
+		let run: N8nRun;
+		try {
+			run = await n8n.execute(WORKFLOW_IDS.growingListings);
+		} finally {
+			await sandbox.admin('PUT', 'growth', { consumption: 0, orders: 0 });
+		}
+
+		const requests = await sandbox.requests();
+		const pageReads = (listing: string) => requests.filter((request) => request.method === 'GET' && request.path === listing).length;
+		const count = (out: string[], expected: string[]) => {
+			const wanted = new Set(expected);
+			const seen = new Set(out);
+			return {
+				expected: expected.length,
+				out: out.length,
+				duplicated: out.length - seen.size,
+				missing: expected.filter((id) => !seen.has(id)).length,
+				unexpected: [...seen].filter((id) => !wanted.has(id)).length,
+			};
+		};
+		const lines = ids(jsonOf(run, 'Get consumption'));
+		const orders = ids(jsonOf(run, 'Get orders'));
+		const table = {
+			consumption: { ...count(lines, expectedLines), extraRequests: pageReads('/integration/consumption') - Math.ceil(expectedLines.length / 10) },
+			orders: { ...count(orders, expectedOrders), extraRequests: pageReads('/integration/orders') - Math.ceil(expectedOrders.length / 10) },
+		};
+		console.log(`Return All while the listings grow, in n8n ${process.env.OLLANG_N8N_VERSION ?? ''}:\n${JSON.stringify(table, null, 2)}`);
+		assert.ok(expectedLines.length > 100, `only ${expectedLines.length} lines in the range`);
+		assert.ok((await sandbox.getAllPages<Json>('/integration/consumption', { 'filter[from]': growingFrom })).length > expectedLines.length, 'no line arrived during the read');
+		for (const listing of [table.consumption, table.orders]) {
+			assert.deepEqual(listing, { expected: listing.expected, out: listing.expected, duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
+		}
 	});
 
 	it('leaves no API key in n8n\'s database, user folder or output', () => {

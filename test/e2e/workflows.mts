@@ -24,6 +24,7 @@ export const WORKFLOW_IDS = {
 	wrongKey: 'e2eErrWrongKey01',
 	memberConsumption: 'e2eErrMember0001',
 	notEligible: 'e2eErrNotElig001',
+	growingListings: 'e2eGrowingList01',
 };
 export const CONSUMPTION_EXAMPLE = 'scheduled-consumption-report.json';
 export const MEMORY_EXAMPLE = 'memory-import-with-wait.json';
@@ -126,6 +127,14 @@ export function accountWorkflow(fixtures: Fixtures): WorkflowJson {
 			targetLanguages: { language: [{ code: 'fr', isRush: false }, { code: 'es', isRush: true }] },
 			additionalFields: {},
 		}),
+	]);
+}
+
+/** Return All over consumption (From only, To left empty) and orders, 10 rows a page: run while the listings grow. */
+export function growingListingsWorkflow(from: string): WorkflowJson {
+	return stepsWorkflow(WORKFLOW_IDS.growingListings, 'E2E: Return All while the listings grow', [
+		ollang('Get consumption', 'consumption', 'getMany', { returnAll: true, filters: { from }, options: { pageSize: 10 } }),
+		ollang('Get orders', 'order', 'getMany', { returnAll: true, filters: {}, options: { pageSize: 10, orderBy: 'createdAt' } }),
 	]);
 }
 

@@ -29,7 +29,7 @@ function untilReady(child: ChildProcessWithoutNullStreams): Promise<string> {
 
 describe('npm run sandbox (tsx sandbox/cli.cts)', () => {
 	it('prints the base URL and keys, and SANDBOX_READY {json}; serves the API; stops on SIGTERM', async () => {
-		const child = runCli(['--port', '0', '--seed', '5', '--start-at', '2026-01-01T00:00:00.000Z']);
+		const child = runCli(['--port', '0', '--seed', '5', '--start-at', '2026-01-01T00:00:00.000Z', '--growth', 'consumption=3,batches=1']);
 		try {
 			const output = await untilReady(child);
 			const ready = JSON.parse(/^SANDBOX_READY (.*)$/m.exec(output)![1]);
@@ -44,9 +44,16 @@ describe('npm run sandbox (tsx sandbox/cli.cts)', () => {
 
 			const credits = await fetch(`${ready.baseUrl}/integration/credits`, { headers: { 'x-api-key': ready.keys.billing } });
 			expect(credits.status).toBe(200);
-			const info = (await (await fetch(`${ready.baseUrl}/__sandbox/info`)).json()) as { clock: { now: string }; seed: number };
+			const info = (await (await fetch(`${ready.baseUrl}/__sandbox/info`)).json()) as { clock: { now: string }; seed: number; listingGrowth: unknown };
 			expect(info.clock.now).toBe('2026-01-01T00:00:00.000Z');
 			expect(info.seed).toBe(5);
+			expect(info.listingGrowth).toEqual({ consumption: 3, orders: 0, clockStepMs: 1000, batches: 1 });
+			// --growth: one page read, three new lines at the head of the listing.
+			const page = async () =>
+				(await (await fetch(`${ready.baseUrl}/integration/consumption?pageOptions[take]=1`, { headers: { 'x-api-key': ready.keys.billing } })).json()) as { meta: { itemCount: number } };
+			const first = await page();
+			expect((await page()).meta.itemCount).toBe(first.meta.itemCount + 3);
+			expect((await page()).meta.itemCount).toBe(first.meta.itemCount + 3);
 		} finally {
 			child.kill('SIGTERM');
 			const [code] = await once(child, 'exit');
@@ -54,15 +61,18 @@ describe('npm run sandbox (tsx sandbox/cli.cts)', () => {
 		}
 	});
 
-	it('refuses a bad flag with the usage and exit code 2', async () => {
-		const child = runCli(['--volume', 'huge']);
+	it.each([
+		[['--volume', 'huge'], '--volume must be small, demo or large, got "huge"'],
+		[['--growth', 'rows=3'], '--growth takes consumption=N,orders=N,clockStepMs=N,batches=N (whole numbers >= 0), got "rows=3"'],
+	])('refuses a bad flag with the usage and exit code 2: %j', async (args, message) => {
+		const child = runCli(args);
 		let errors = '';
 		child.stderr.on('data', (chunk: Buffer) => {
 			errors += chunk.toString('utf8');
 		});
 		const [code] = await once(child, 'exit');
 		expect(code).toBe(2);
-		expect(errors).toContain('--volume must be small, demo or large, got "huge"');
+		expect(errors).toContain(message);
 		expect(errors).toContain('usage: npm run sandbox');
 	});
 });

@@ -9,6 +9,7 @@
 // - download.ts: File answers streamed into n8n's binary store, named from the answer, scanned for an echoed key.
 // - concurrency.ts: Bounded concurrency that keeps input order and can stop starting tasks after a failure.
 // - paging.ts: Paging over { data, meta } answers in either query style (nested pageOptions[page] or flat page, take <= 50): page 1, then the rest in parallel.
+// - pageSnapshot.ts: One consistent listing from pages read at different moments: the time pin, which pages to read again.
 // - errors.ts: API errors in the API's own words; multipart.ts: multipart/form-data bodies.
 export type { ErrorHints } from './errors';
 export type { MultipartPart } from './multipart';
@@ -26,3 +27,4 @@ export type { Settled } from './concurrency';
 export { settleConcurrent, mapConcurrent } from './concurrency';
 export type { PagingOptions, PagingStyle } from './paging';
 export { MAX_PAGE_SIZE, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, apiRequestAllPages, pagingKey } from './paging';
+export { parseHttpDate } from './pageSnapshot';

@@ -1,9 +1,11 @@
 // Paging over { data, meta } answers, in either query style (nested pageOptions[page] or flat page, take <= 50):
-// page 1, then the rest in parallel.
+// page 1, then the rest in parallel, read as one consistent listing (pageSnapshot.ts).
 import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from './concurrency';
 import { apiRequestWithResponse, unexpectedResponse } from './jsonRequest';
+import type { PageAnswer } from './pageSnapshot';
+import { inconsistentListing, PageSnapshot, pinnedRequest } from './pageSnapshot';
 import type { OllangContext, OllangRequest } from './request';
 
 export const MAX_PAGE_SIZE = 50;
@@ -29,20 +31,21 @@ export interface PagingOptions {
 	returnAll: boolean;
 	/** Needed when returnAll is false. */
 	limit?: number;
-	/** Pages fetched at the same time after page 1 (default 4). */
+	/** Pages fetched at the same time after page 1 (default DEFAULT_PAGE_CONCURRENCY). */
 	concurrency?: number;
 	/** take, 1 to 50 (default 50). */
 	pageSize?: number;
+	/**
+	 * The query key of the listing's inclusive upper bound on its rows' time (consumption filter[to], orders
+	 * filter[createdAtRange][to]). Pages after the first carry page 1's service time there when the request leaves it
+	 * empty or later, so rows that arrive during the read enter no page.
+	 */
+	pinTimeKey?: string;
 	/** Called with each page's number and answer headers (e.g. to read the service's Date). */
 	onPage?: (page: number, headers: Record<string, string>) => void;
 }
 
-interface PageAnswer<T> {
-	data: T[];
-	meta: { pageCount?: number; hasNextPage?: boolean };
-}
-
-function isPageAnswer<T>(value: unknown): value is PageAnswer<T> {
+function isPageAnswer(value: unknown): value is { data: IDataObject[]; meta: PageAnswer['meta'] } {
 	if (value === null || typeof value !== 'object') return false;
 	const candidate = value as { data?: unknown; meta?: unknown };
 	return (
@@ -55,8 +58,10 @@ function isPageAnswer<T>(value: unknown): value is PageAnswer<T> {
 }
 
 /**
- * Fetches page 1, then the remaining pages concurrently (bounded), and returns the rows in page order.
- * With a limit, only the pages needed for it are fetched.
+ * Every row of the listing (or the first `limit`), in the listing's order, as the listing stood when page 1 was
+ * answered: page 1, then the remaining pages concurrently (bounded), pinned to page 1's time where the listing
+ * filters on it; pages that shifted meanwhile are read again (see PageSnapshot). With a limit, only the pages needed
+ * for it are fetched.
  */
 export async function apiRequestAllPages<T = IDataObject>(
 	this: OllangContext,
@@ -68,45 +73,52 @@ export async function apiRequestAllPages<T = IDataObject>(
 	const take = Math.min(pageSize, limit);
 	const concurrency = Math.max(1, Math.floor(paging.concurrency ?? DEFAULT_PAGE_CONCURRENCY));
 	const style = paging.style ?? 'nested';
+	let pageRequest = request;
 
-	const fetchPage = async (page: number): Promise<PageAnswer<T>> => {
-		const pageRequest: OllangRequest = {
-			...request,
-			qs: {
-				...request.qs,
-				[pagingKey(style, 'page')]: page,
-				[pagingKey(style, 'take')]: take,
-			},
+	const fetchPage = async (page: number): Promise<PageAnswer & { headers: Record<string, string> }> => {
+		const pageQuery: OllangRequest = {
+			...pageRequest,
+			qs: { ...pageRequest.qs, [pagingKey(style, 'page')]: page, [pagingKey(style, 'take')]: take },
 		};
-		const response = await apiRequestWithResponse.call(this, pageRequest);
+		const response = await apiRequestWithResponse.call(this, pageQuery);
 		const answer = response.body;
-		if (!isPageAnswer<T>(answer)) {
-			throw unexpectedResponse.call(this, pageRequest, 'a page: { data: [objects], meta: {...} }', answer);
+		if (!isPageAnswer(answer)) {
+			throw unexpectedResponse.call(this, pageQuery, 'a page: { data: [objects], meta: {...} }', answer);
 		}
 		paging.onPage?.(page, response.headers);
-		return answer;
+		return { data: answer.data, meta: answer.meta, headers: response.headers };
 	};
 
 	const first = await fetchPage(1);
-	const rows: T[] = [...first.data];
-	const pagesNeeded = Number.isFinite(limit) ? Math.ceil(limit / take) : Infinity;
-	const pageCount = first.meta.pageCount;
+	if (paging.pinTimeKey !== undefined) pageRequest = pinnedRequest(request, paging.pinTimeKey, first.headers.date);
+	const snapshot = new PageSnapshot(take, limit, first);
 
-	if (typeof pageCount === 'number' && Number.isFinite(pageCount)) {
-		const lastPage = Math.min(pageCount, pagesNeeded);
-		const pages: number[] = [];
-		for (let page = 2; page <= lastPage; page++) pages.push(page);
-		const answers = await mapConcurrent(pages, concurrency, fetchPage);
-		for (const answer of answers) rows.push(...answer.data);
-	} else {
-		// No page count: follow hasNextPage one page at a time.
-		let answer = first;
+	if (!snapshot.counted) {
+		// No count: follow hasNextPage one page at a time; a row a shift showed twice is kept once.
+		let answer: PageAnswer = first;
 		let page = 1;
-		while (answer.meta.hasNextPage === true && page < pagesNeeded && answer.data.length > 0) {
+		while (answer.meta.hasNextPage === true && page < snapshot.pagesForLimit && answer.data.length > 0) {
 			page++;
 			answer = await fetchPage(page);
-			rows.push(...answer.data);
+			snapshot.add(page, answer);
 		}
+		return snapshot.rows() as T[];
 	}
-	return Number.isFinite(limit) ? rows.slice(0, limit) : rows;
+
+	let stale = snapshot.pagesToRead();
+	while (stale.length > 0) {
+		if (snapshot.rereadRounds > PageSnapshot.MAX_REREAD_ROUNDS) {
+			if (Number.isFinite(limit)) break;
+			throw inconsistentListing.call(this, request, snapshot);
+		}
+		const answers = await mapConcurrent(stale, concurrency, fetchPage);
+		stale.forEach((page, index) => snapshot.add(page, answers[index]));
+		if (pageRequest !== request && snapshot.shrankBelowFirst()) {
+			// The pin left out rows page 1 listed: the service stamps rows ahead of its Date. Read unpinned instead.
+			pageRequest = request;
+			snapshot.forgetAfterFirst();
+		}
+		stale = snapshot.pagesToRead();
+	}
+	return (stale.length === 0 ? snapshot.rows() : snapshot.consistentPrefix()) as T[];
 }

@@ -172,10 +172,17 @@ export function pagedListOptions(
 	};
 }
 
+/** How a listing pages: its query style, and the query key of its upper time bound (pinned at page 1's time). */
+export interface ListingShape {
+	style?: PagingStyle;
+	pinTimeKey?: string;
+}
+
 /**
  * One item's paged listing, in the listing's paging style (nested pageOptions[...] or flat): Return All / Limit, page
  * size, parallel pages, sort and the free search (the Search filter) are read and checked here, once for every
- * listing; `filterQuery` maps the operation's own filters to query keys.
+ * listing; `filterQuery` maps the operation's own filters to query keys. The pages are read as one consistent
+ * listing (transport/paging.ts).
  */
 export async function getPagedList(
 	ctx: IExecuteFunctions,
@@ -183,11 +190,11 @@ export async function getPagedList(
 	path: string,
 	sortFields: INodePropertyOptions[],
 	filterQuery: (filters: IDataObject) => IDataObject,
-	style: PagingStyle = 'nested',
+	{ style = 'nested', pinTimeKey }: ListingShape = {},
 ): Promise<OperationResult[]> {
 	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const paging = { ...readPaging(ctx, itemIndex, options), style };
+	const paging = { ...readPaging(ctx, itemIndex, options), style, pinTimeKey };
 	const request: OllangRequest = {
 		method: 'GET',
 		path,

@@ -99,6 +99,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description: 'Only lines at or before this time (inclusive; ISO 8601, without an offset UTC)',
+				hint: "Left empty or in the future, the end is pinned at the service's time when the first page is read: lines that arrive during the read wait for the next run",
 			},
 		],
 	},
@@ -150,6 +151,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[search]': checkText(this, filters.orderName, 'Order Name Contains', itemIndex, false),
 			'filter[orderId]': checkOptionalId(this, filters.orderId, 'Order ID', itemIndex),
 		};
-	});
+	}, { pinTimeKey: 'filter[to]' });
 	return isSimplified(this, itemIndex) ? lines.map((line) => ({ ...line, json: simplifyLine(line.json) })) : lines;
 }

@@ -34,6 +34,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description: 'Only orders created at or before this time (ISO 8601; without an offset, UTC)',
+				hint: "Left empty or in the future, the end is pinned at the service's time when the first page is read: orders created during the read wait for the next run",
 			},
 			{
 				displayName: 'Name',
@@ -98,5 +99,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[createdAtRange][from]': range.from,
 			'filter[createdAtRange][to]': range.to,
 		};
-	});
+	}, { pinTimeKey: 'filter[createdAtRange][to]' });
 }
