@@ -256,7 +256,7 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		);
 	});
 
-	it('Request human review is applied exactly once; asked again for the same order, the tool answers that it is already applied and nothing more is charged', async () => {
+	it('Request human review is applied exactly once; asked again for the same order, the tool answers with the API\'s refusal and nothing more is charged', async () => {
 		const orderId = fixtures.orders.completedLevel0;
 		const path = `/integration/orders/${orderId}/human-review`;
 		const before = await sandbox.get<{ level: number; status: string }>(`/integration/orders/${orderId}`);
@@ -273,10 +273,10 @@ describe('the Ollang node as MCP tools: n8n\'s MCP Server Trigger driven by the 
 		assert.ok(charged > 0, `the review was charged (${charged} credits)`);
 
 		const second = await call(TOOLS.requestHumanReview, { orderId });
-		// The API refuses the repeat (the order is under review now); the node reads the order, finds the review it
-		// asked for under way, and tells the model so instead of an error.
-		assert.notEqual(second.isError, true, resultText(second));
-		assert.deepEqual(resultItems(TOOLS.requestHumanReview, second), [{ success: true, orderId, humanReviewRequested: true, alreadyApplied: true }]);
+		// Asked again, the request is sent again: the API refuses it (the order is under review now), and the model
+		// gets the API's refusal in its words, not "done" (a tool call is the model asking, never a retry).
+		assert.equal(second.isError, true, resultText(second));
+		assert.match(resultText(second), /The Ollang API answered 400/);
 		const creditsAfterSecond = await sandbox.get<{ usedCredits: number }>('/integration/credits');
 		assert.equal(creditsAfterSecond.usedCredits, creditsAfterFirst.usedCredits, 'no second charge');
 		const posts = (await apiRequestsSince(seen)).filter((request) => request.method === 'POST' && request.path === path);

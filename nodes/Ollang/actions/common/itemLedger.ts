@@ -42,7 +42,13 @@ function canonical(value: unknown): string {
 }
 
 /** One node run's records and identity, shared by its items. */
-const runs = new WeakMap<IExecuteFunctions, { records: AppliedRecords; identity: RunIdentity; pruned: boolean }>();
+interface NodeRun {
+	records: AppliedRecords;
+	identity: RunIdentity;
+	/** Old records are forgotten once per node run, before its first item. */
+	pruned: boolean;
+}
+const runs = new WeakMap<IExecuteFunctions, NodeRun>();
 
 /** What an earlier send of the item left: a record, or only n8n's markers (the record was not kept). */
 export type Earlier =
@@ -53,7 +59,7 @@ export type Earlier =
 export class ItemLedger {
 	readonly identity: RunIdentity;
 	private readonly records: AppliedRecords;
-	private readonly run: { records: AppliedRecords; identity: RunIdentity; pruned: boolean };
+	private readonly run: NodeRun;
 
 	private constructor(
 		ctx: IExecuteFunctions,
@@ -92,12 +98,14 @@ export class ItemLedger {
 			await this.records.prune(Date.now());
 		}
 		// Outside n8n's Retry only this execution's own earlier try (Retry On Fail) is a repeat of a default-keyed item:
-		// another execution that happens to share the run's start time is not.
+		// another execution that happens to share the run's start time is not, nor a tool call outside any execution
+		// (n8n's MCP Server Trigger calls its tools with no execution id: each call is the model asking).
 		const counts = this.explicitKey || this.identity.isRetry;
 		const record =
 			this.records.get(this.key) ??
 			(this.identity.retryOfUnknownRun && !this.explicitKey ? this.records.newestWithPrefix(`${this.itemKey}@`) : undefined);
-		if (record !== undefined && (counts || record.execution === this.identity.execution)) return { kind: record.state, record };
+		const sameExecution = this.identity.execution !== '' && record?.execution === this.identity.execution;
+		if (record !== undefined && (counts || sameExecution)) return { kind: record.state, record };
 		const marker = await this.records.markSending(this.key);
 		return counts && (marker === 'applied' || marker === 'sent') ? { kind: marker } : { kind: 'none' };
 	}
