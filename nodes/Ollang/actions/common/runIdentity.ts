@@ -17,8 +17,8 @@ export interface RunIdentity {
 	/** n8n's Retry of a failed execution: another execution that continues a run. */
 	isRetry: boolean;
 	/**
-	 * n8n's Retry on an n8n that keeps no execution context (1.x): the run it retries cannot be named, so any record of
-	 * the same item and request counts.
+	 * n8n's Retry on an n8n older than those supported (no execution context): the run it retries cannot be named, so
+	 * any record of the same item and request counts.
 	 */
 	retryOfUnknownRun: boolean;
 }
