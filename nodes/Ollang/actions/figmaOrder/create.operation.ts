@@ -8,6 +8,7 @@ import { toResults } from '../common/outcomes';
 import { checkOptionalId } from '../common/parameters';
 import { requireList, requireObject } from '../common/responses';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { listedIds, madeSinceSending } from '../common/settleByListing';
 import type { OperationKind, OperationResult } from '../node.type';
 import { checkFigmaUrl, checkFileKey } from './figma';
 
@@ -114,11 +115,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const json = await sendOnce(this, itemIndex, 'figmaOrder.create', {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId', 'orders']),
-		readBefore: async () => ({ orderIds: (await ordersAsked()).map((order) => String(order.id)) }),
+		readBefore: async () => listedIds(await ordersAsked()),
 		settle: async ({ before, claimed }) => {
-			if (!Array.isArray(before?.orderIds)) return undefined;
-			const known = new Set([...(before.orderIds as string[]), ...claimed]);
-			const made = (await ordersAsked()).filter((order) => !known.has(String(order.id)));
+			const made = madeSinceSending(await ordersAsked(), before, claimed);
+			if (made === undefined) return undefined;
 			if (made.length === 0) return { notApplied: true };
 			const found = targetLanguages.map((language) =>
 				made.filter((order) => String(order.targetLanguage).toLowerCase() === language.toLowerCase()),

@@ -9,6 +9,7 @@ import { checkId, checkOption, checkUrl, invalidField, readId, readOption } from
 import { requireList } from '../common/responses';
 import { records } from '../common/simplify';
 import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { listedIds, madeSinceSending } from '../common/settleByListing';
 import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 
@@ -222,11 +223,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const json = await sendOnce(this, itemIndex, 'order.create', {
 		request: { path: request.path, body },
 		send: async () => requireList.call(this, request, await apiRequest.call(this, request)),
-		readBefore: async () => ({ orderIds: (await newestOrders()).map((order) => String(order.id)) }),
+		readBefore: async () => listedIds(await newestOrders()),
 		settle: async ({ before, claimed }) => {
-			if (!Array.isArray(before?.orderIds)) return undefined;
-			const known = new Set([...(before.orderIds as string[]), ...claimed]);
-			const made = (await newestOrders()).filter((order) => !known.has(String(order.id)));
+			const made = madeSinceSending(await newestOrders(), before, claimed);
+			if (made === undefined) return undefined;
 			const found = languagesAsked.map((language) => made.find((order) => order.targetLanguage === language));
 			if (found.every((order) => order === undefined)) return { notApplied: true };
 			if (found.some((order) => order === undefined)) return undefined;
