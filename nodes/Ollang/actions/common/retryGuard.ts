@@ -39,8 +39,6 @@ export type Settled = { applied: WriteResult } | { notApplied: true } | undefine
 export interface EarlierSend {
 	/** What readBefore read before that send, when its record was kept. */
 	before?: IDataObject;
-	/** When it was sent (epoch ms), or at least when its run began; undefined when neither is known. */
-	sentAt?: number;
 	/** Ids that this node's other records made: never taken for this item's. */
 	claimed: Set<string>;
 	/**
@@ -139,7 +137,6 @@ export async function sendOnce(
 		const settled = write.settle
 			? await write.settle({
 					before: earlier.record?.before,
-					sentAt,
 					claimed: ledger.claimedIds(),
 					wasBefore: async (state) => await ledger.wasBefore(state),
 				})
