@@ -3,3 +3,4 @@
 export { OllangApi } from './credentials/OllangApi.credentials';
 export { Ollang } from './nodes/Ollang/Ollang.node';
 export { OllangTrigger } from './nodes/OllangTrigger/OllangTrigger.node';
+export { OllangCallbackTrigger } from './nodes/OllangCallbackTrigger/OllangCallbackTrigger.node';

@@ -186,8 +186,13 @@ function renderActionNode(description) {
 function renderTrigger(description) {
 	const out = [`## ${description.displayName}`, '', sentence(description.description), ''];
 	const versions = [description.version].flat();
-	out.push(`Node type \`${description.name}\`; node version${versions.length > 1 ? 's' : ''} ${versions.join(', ')}. Credential: ${description.credentials.map((credential) => code(credential.name)).join(', ')}. n8n adds its *Poll Times* (default: every minute).`, '');
-	for (const event of selector(description, 'event').options) {
+	const starts = description.polling
+		? 'n8n adds its *Poll Times* (default: every minute).'
+		: `Started by a ${description.webhooks.map((webhook) => webhook.httpMethod).join(' or ')} to its webhook URL (production and test URLs shown on the node).`;
+	out.push(`Node type \`${description.name}\`; node version${versions.length > 1 ? 's' : ''} ${versions.join(', ')}. Credential: ${description.credentials.map((credential) => code(credential.name)).join(', ')}. ${starts}`, '');
+	const events = selector(description, 'event');
+	if (events === undefined) return [...out, ...parameterTable(description, {}, []), ''];
+	for (const event of events.options) {
 		out.push(`### Event: ${event.name}`, '', `${sentence(event.description)} Value \`${event.value}\`.`, '');
 		out.push(...parameterTable(description, { event: event.value }, ['event']), '');
 	}

@@ -16,7 +16,7 @@ import type {
 	IWorkflowSettings,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { BINARY_ENCODING, NodeConnectionTypes, Workflow, deepCopy } from 'n8n-workflow';
+import { BINARY_ENCODING, NodeConnectionTypes, Workflow, createRunExecutionData, deepCopy } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	OLLANG_NODE_TYPE,
@@ -54,6 +54,8 @@ export interface WorkflowDefinition {
 	settings?: IWorkflowSettings;
 	staticData?: IDataObject;
 	name?: string;
+	/** The workflow's id (n8n's deduplication store keeps entries per workflow). */
+	id?: string;
 }
 
 export interface RunWorkflowOptions {
@@ -100,6 +102,27 @@ export async function retryWorkflow(failed: IRun, workflow: WorkflowDefinition, 
 	return await execution.processRunExecutionData(instance);
 }
 
+/**
+ * The execution a webhook starts, as n8n 2.x's executeWebhook and WorkflowRunner build it: the webhook node on the
+ * stack holding the items webhook() returned, run by WorkflowExecute (which calls the node's execute() with them when
+ * it has one, else passes them on). `workflow.staticData` is what the runner loads from the database for it.
+ */
+export async function runStartedExecution(
+	workflow: WorkflowDefinition,
+	startNodeName: string,
+	items: INodeExecutionData[],
+	credentials: CredentialsById,
+	mode: WorkflowExecuteMode = 'webhook',
+): Promise<IRun> {
+	const startNode = workflow.nodes.find((node) => node.name === startNodeName);
+	if (startNode === undefined) throw new Error(`Start node "${startNodeName}" is not in the workflow`);
+	const data = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: deepCopy(startNode), data: { main: [items] }, source: null }] },
+	});
+	const { instance, execution } = await prepareExecution(workflow, credentials, mode, data);
+	return await execution.processRunExecutionData(instance);
+}
+
 async function prepareExecution(
 	workflow: WorkflowDefinition,
 	credentials: CredentialsById,
@@ -110,7 +133,7 @@ async function prepareExecution(
 	const executionId = `harness-${process.pid}-${++executionCounter}`;
 	const now = new Date();
 	const workflowData: IWorkflowBase = {
-		id: 'harness-workflow',
+		id: workflow.id ?? 'harness-workflow',
 		name: workflow.name ?? 'Harness workflow',
 		active: false,
 		isArchived: false,

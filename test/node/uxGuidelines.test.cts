@@ -4,9 +4,10 @@
 import type { ICredentialType, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { OllangApi } from '../../credentials/OllangApi.credentials';
 import { Ollang } from '../../nodes/Ollang/Ollang.node';
+import { OllangCallbackTrigger } from '../../nodes/OllangCallbackTrigger/OllangCallbackTrigger.node';
 import { OllangTrigger } from '../../nodes/OllangTrigger/OllangTrigger.node';
 
-const nodes: INodeTypeDescription[] = [new Ollang().description, new OllangTrigger().description];
+const nodes: INodeTypeDescription[] = [new Ollang().description, new OllangTrigger().description, new OllangCallbackTrigger().description];
 const credential: ICredentialType = new OllangApi();
 
 /** Words title case leaves in lower case when they are not the first. */

@@ -107,6 +107,7 @@ describe('the packed tarball\'s entry (package.json main and types)', () => {
 			expect(loaded.map(({ file, name }) => `${file}#${name}`)).toEqual([
 				'dist/nodes/Ollang/Ollang.node.js#Ollang',
 				'dist/nodes/OllangTrigger/OllangTrigger.node.js#OllangTrigger',
+				'dist/nodes/OllangCallbackTrigger/OllangCallbackTrigger.node.js#OllangCallbackTrigger',
 				'dist/credentials/OllangApi.credentials.js#OllangApi',
 			]);
 			expect(loaded.every(({ sameAsMain, isClass }) => sameAsMain && isClass)).toBe(true);

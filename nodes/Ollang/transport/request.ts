@@ -5,11 +5,12 @@ import type {
 	IHttpRequestMethods,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import type { ErrorHints } from './errors';
 
-export type OllangContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type OllangContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
 
 export const CREDENTIAL_TYPE = 'ollangApi';
 

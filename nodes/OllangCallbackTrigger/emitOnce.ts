@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/**
+ * Completions n8n's deduplication store keeps per node (the entries of one row in n8n's database). Repeats come
+ * within hours; at thousands of completions a day this keeps several days.
+ */
+export const REMEMBERED_COMPLETIONS = 10_000;
+
+const LOG = 'Ollang Callback Trigger:';
+
+/**
+ * The durable half of "each completion once". n8n runs a webhook trigger's execute() as the first step of the
+ * execution the webhook started (WorkflowExecute.runNode), with the webhook's items as input, and there n8n's
+ * deduplication store is open: in n8n's database, shared by restarts, main and workers. A completion already in it
+ * (a repeat that reached a restarted n8n or another webhook process) leaves the node with no items, so nothing after
+ * it runs. Test events (manual mode) pass through unrecorded, so trying the workflow never hides a production event.
+ */
+export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	if (this.getMode() === 'manual') return [items];
+	const keys = items.map((item) => String(item.json.completionKey));
+	let processed: Set<string>;
+	try {
+		const result = await this.helpers.checkProcessedAndRecord(keys, 'node', {
+			mode: 'entries',
+			maxEntries: REMEMBERED_COMPLETIONS,
+		});
+		processed = new Set(result.processed.map(String));
+	} catch (error) {
+		// Emitting again is better than losing the event: at least once, as the API itself delivers.
+		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);
+		return [items];
+	}
+	const fresh = items.filter((item) => !processed.has(String(item.json.completionKey)));
+	for (const key of processed) this.logger.info(`${LOG} repeated callback dropped (${key}): this completion started a workflow before`);
+	return [fresh];
+}

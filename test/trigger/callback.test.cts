@@ -1,0 +1,260 @@
+// The Ollang Callback Trigger in-process: the sandbox's real callbacks (at least once, repeated, retried) reach the
+// node's webhook through n8n-core's WebhookContext behind a real HTTP server (test/harness/webhook.cts); each
+// completion is confirmed with the API and emitted once; what is not a confirmed callback emits nothing.
+import type { IDataObject } from 'n8n-workflow';
+import { startSandbox, type Sandbox } from '../../sandbox/index.cts';
+import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../harness/webhook.cts';
+import { call } from '../sandbox/helpers.cts';
+
+let sandbox: Sandbox;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ quiet: true, seed: 21, callbacks: { allowLoopback: true, repeatProbability: 0 } });
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+afterEach(async () => {
+	sandbox.faults.clear();
+	sandbox.callbacks.settings.repeatProbability = 0;
+	await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+async function receiver(parameters: IDataObject = {}, options: Pick<WebhookReceiverOptions, 'restartOf' | 'mode'> = {}): Promise<WebhookReceiver> {
+	const created = await createWebhookReceiver({
+		parameters: { events: ['orderCompleted', 'qcEvaluationCompleted'], ...parameters },
+		credentials: { baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.owner },
+		...options,
+	});
+	receivers.push(created);
+	return created;
+}
+
+async function createOrders(count: number, callbackUrl: string): Promise<string[]> {
+	const response = await call(sandbox, 'POST', '/integration/orders/create', {
+		body: {
+			orderType: 'document',
+			level: 0,
+			projectId: sandbox.fixtures.projects.writable,
+			targetLanguageConfigs: ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja', 'ko'].slice(0, count).map((language) => ({ language })),
+			callbackUrl,
+		},
+	});
+	expect(response.status).toBe(201);
+	return response.body.map((created: { orderId: string }) => created.orderId);
+}
+
+async function advance(minutes: number): Promise<void> {
+	sandbox.clock.advance(minutes);
+	await sandbox.callbacks.settled();
+}
+
+async function post(url: string, body: string | Buffer, contentType = 'application/json', method = 'POST') {
+	const response = await fetch(url, { method, headers: { 'content-type': contentType }, body: method === 'GET' ? undefined : body });
+	return { status: response.status, body: (await response.text()) };
+}
+
+const orderReads = () => sandbox.requests.count({ method: 'GET', path: '/integration/orders/:orderId' });
+
+/** Expected, emitted, missed and duplicated completions, by orderId. */
+function tally(expected: string[], emissions: IDataObject[][]) {
+	const emitted = emissions.flat().map((item) => String(item.orderId));
+	return {
+		expected: expected.length,
+		emitted: emitted.length,
+		missed: expected.filter((id) => !emitted.includes(id)).length,
+		duplicated: emitted.length - new Set(emitted).size,
+	};
+}
+
+describe('Ollang Callback Trigger: the sandbox calling back', () => {
+	it('emits each completion once, as the API answers Get Order, with every delivery repeated', async () => {
+		const trigger = await receiver();
+		sandbox.callbacks.settings.repeatProbability = 1;
+		const orderIds = await createOrders(4, trigger.url);
+		const reads = orderReads();
+		await advance(11);
+		await advance(2);
+		const deliveries = sandbox.callbacks.list().filter((delivery) => orderIds.includes(delivery.orderId));
+		expect(deliveries).toHaveLength(8);
+		expect(deliveries.every((delivery) => delivery.status === 'delivered' && delivery.attempts.every((attempt) => attempt.statusCode === 200))).toBe(true);
+		expect(tally(orderIds, trigger.emissions)).toEqual({ expected: 4, emitted: 4, missed: 0, duplicated: 0 });
+		// The repeats were dropped before asking the API: one confirming read per completion.
+		expect(orderReads() - reads).toBe(4);
+		for (const item of trigger.emissions.flat()) {
+			const order = (await call(sandbox, 'GET', `/integration/orders/${item.orderId}`)).body;
+			expect(item).toEqual({ event: 'orderCompleted', orderId: order.id, order, completionKey: expect.stringMatching(`^order:${order.id}:`) });
+		}
+	});
+
+	it('a confirming read that fails answers 503; the API\'s retry is confirmed and emitted once', async () => {
+		const trigger = await receiver();
+		const [orderId] = await createOrders(1, trigger.url);
+		// More failures than the transport's retries: the first delivery cannot be confirmed.
+		sandbox.faults.add({ kind: 'status', status: 503, retryAfterSeconds: 0, path: `/integration/orders/${orderId}`, times: 4 });
+		await advance(11);
+		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
+		expect(delivery.attempts.map((attempt) => attempt.statusCode)).toEqual([503]);
+		expect(trigger.emissions).toEqual([]);
+		await advance(1);
+		expect(delivery.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+		expect(tally([orderId], trigger.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+	});
+
+	it('answers within the API\'s 10 s when the confirming read hangs (503, logged), and emits on the retry', async () => {
+		const trigger = await receiver();
+		const [orderId] = await createOrders(1, trigger.url);
+		sandbox.faults.add({ kind: 'delay', delayMs: 30_000, path: `/integration/orders/${orderId}` });
+		await advance(11);
+		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
+		expect(delivery.attempts[0]).toEqual(expect.objectContaining({ statusCode: 503, error: null }));
+		expect(delivery.attempts[0].durationMs).toBeLessThan(10_000);
+		expect(trigger.emissions).toEqual([]);
+		sandbox.faults.clear();
+		await advance(1);
+		expect(tally([orderId], trigger.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+	}, 30_000);
+
+	it('emits a finished QC evaluation once, with the API\'s latest evaluation', async () => {
+		const trigger = await receiver();
+		const [order] = sandbox.simulate.createOrders(1, { type: 'document', level: 0, status: 'completed', progress: false });
+		const started = await call(sandbox, 'POST', `/integration/orders/${order.id}/qc`, { body: { callbackUrl: trigger.url } });
+		expect(started.status).toBe(200);
+		await advance(5);
+		const latest = (await call(sandbox, 'GET', `/integration/orders/${order.id}`)).body;
+		expect(trigger.emissions).toEqual([
+			[
+				{
+					event: 'qcEvaluationCompleted',
+					orderId: order.id,
+					evalId: started.body.evalId,
+					evaluation: latest.latestEvaluation,
+					order: latest,
+					completionKey: `qc:${started.body.evalId}`,
+				},
+			],
+		]);
+	});
+
+	it('drops a later repeat while n8n runs, and after n8n started again (n8n\'s deduplication store): one emission', async () => {
+		const first = await receiver();
+		const [orderId] = await createOrders(1, first.url);
+		await advance(11);
+		expect(first.emissions).toHaveLength(1);
+		expect(first.emissions[0][0].completionKey).toBe(`order:${orderId}:${(sandbox.callbacks.list().find((each) => each.orderId === orderId)!.body as IDataObject).completedAt}`);
+		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
+		const reads = orderReads();
+		// While n8n runs: answered from the process's memory, no read, no execution.
+		expect((await post(first.url, JSON.stringify(delivery.body))).status).toBe(200);
+		expect(first.emissions).toHaveLength(1);
+		expect(first.executionsStarted).toBe(1);
+		expect(orderReads()).toBe(reads);
+		// After a restart the memory is empty: the callback is confirmed again and starts an execution, whose first
+		// step finds the completion in n8n's database and emits nothing.
+		const restarted = await receiver({}, { restartOf: first });
+		expect((await post(restarted.url, JSON.stringify(delivery.body))).status).toBe(200);
+		expect(restarted.executionsStarted).toBe(1);
+		expect(restarted.emissions).toEqual([]);
+		// A completion the restarted n8n has not seen is emitted as usual.
+		const [other] = await createOrders(1, restarted.url);
+		await advance(11);
+		expect(restarted.emissions.flat().map((item) => item.orderId)).toEqual([other]);
+	});
+
+	it('a test event (the editor\'s test URL) is neither dropped as a repeat nor recorded, so production still emits it', async () => {
+		const production = await receiver();
+		const [orderId] = await createOrders(1, production.url);
+		const testing = await receiver({}, { restartOf: production, mode: 'manual' });
+		const body = () => JSON.stringify(sandbox.callbacks.list().find((each) => each.orderId === orderId)!.body);
+		await advance(11);
+		expect(production.emissions.flat().map((item) => item.orderId)).toEqual([orderId]);
+		// The same completion sent to the test URL twice: emitted each time (nothing recorded in manual mode).
+		expect((await post(testing.url, body())).status).toBe(200);
+		expect(testing.emissions.flat().map((item) => item.orderId)).toEqual([orderId]);
+		const [later] = await createOrders(1, testing.url);
+		await advance(11);
+		expect(testing.emissions.flat().map((item) => item.orderId)).toEqual([orderId, later]);
+		// Production never saw `later`: a callback of it there is emitted.
+		const laterBody = JSON.stringify(sandbox.callbacks.list().find((each) => each.orderId === later)!.body);
+		expect((await post(production.url, laterBody)).status).toBe(200);
+		expect(production.emissions.flat().map((item) => item.orderId)).toEqual([orderId, later]);
+	});
+
+	it('two copies of one callback at once: one emission', async () => {
+		const trigger = await receiver();
+		const [orderId] = await createOrders(1, `${trigger.url}?copy=1`);
+		await advance(11);
+		const body = JSON.stringify(sandbox.callbacks.list().find((each) => each.orderId === orderId)!.body);
+		const other = await receiver();
+		const answers = await Promise.all([post(other.url, body), post(other.url, body), post(other.url, body)]);
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+		expect(other.emissions.flat().map((item) => item.orderId)).toEqual([orderId]);
+	});
+});
+
+describe('Ollang Callback Trigger: what is not a confirmed callback', () => {
+	it('emits nothing for forged or unconfirmed callbacks, refuses what is not a callback without asking the API, and keeps working', async () => {
+		const trigger = await receiver();
+		const completedAt = new Date().toISOString();
+		const [pending] = sandbox.simulate.createOrders(1, { type: 'document', level: 0, progress: false });
+		const [completed] = sandbox.simulate.createOrders(1, { type: 'document', level: 0, status: 'completed', progress: false });
+		const qc = await call(sandbox, 'POST', `/integration/orders/${completed.id}/qc`, { body: {} });
+		await advance(5);
+
+		const asked: Array<[string, number, number]> = [];
+		const send = async (what: string, body: string | Buffer, contentType?: string, method?: string) => {
+			const reads = orderReads();
+			const answer = await post(trigger.url, body, contentType, method);
+			asked.push([what, answer.status, orderReads() - reads]);
+		};
+		await send('unknown order', JSON.stringify({ orderId: '0123456789abcdef01234567', status: 'completed', completedAt }));
+		await send('order not completed', JSON.stringify({ orderId: pending.id, status: 'completed', completedAt }));
+		await send('wrong evalId', JSON.stringify({ orderId: completed.id, evalId: 'eval_forged', status: 'completed', textSummary: '', scores: [], segmentEvals: [] }));
+		await send('not JSON', `orderId=${completed.id}&status=completed`, 'text/plain');
+		await send('1 MB body', JSON.stringify({ orderId: completed.id, status: 'completed', completedAt, padding: 'x'.repeat(1024 * 1024) }));
+		await send('GET', '', 'application/json', 'GET');
+		await send('no completedAt', JSON.stringify({ orderId: completed.id, status: 'completed' }));
+		await send('status not completed', JSON.stringify({ orderId: completed.id, status: 'ongoing', completedAt }));
+		await send('malformed JSON', '{"orderId": ', 'application/json');
+		expect(asked).toEqual([
+			['unknown order', 200, 1],
+			['order not completed', 503, 1],
+			['wrong evalId', 200, 1],
+			['not JSON', 415, 0],
+			['1 MB body', 413, 0],
+			['GET', 404, 0],
+			['no completedAt', 400, 0],
+			['status not completed', 400, 0],
+			['malformed JSON', 400, 0],
+		]);
+		expect(trigger.emissions).toEqual([]);
+
+		// Still working: the real QC callback's body and a real completion are emitted.
+		const evaluation = (await call(sandbox, 'GET', `/integration/orders/${completed.id}`)).body.latestEvaluation;
+		expect((await post(trigger.url, JSON.stringify({ orderId: completed.id, evalId: qc.body.evalId, status: 'completed' }))).status).toBe(200);
+		expect(trigger.emissions.flat()).toEqual([expect.objectContaining({ event: 'qcEvaluationCompleted', evalId: qc.body.evalId, evaluation })]);
+	});
+
+	it('checks the secret token first: without it nothing else is read; with it the callback goes through', async () => {
+		const trigger = await receiver({ secretToken: 's3cret-token' });
+		const [orderId] = await createOrders(1, `${trigger.url}?token=s3cret-token`);
+		expect((await post(trigger.url, 'not json at all', 'text/plain')).status).toBe(401);
+		expect((await post(`${trigger.url}?token=wrong`, JSON.stringify({ orderId, status: 'completed', completedAt: new Date().toISOString() }))).status).toBe(401);
+		expect((await post(`${trigger.url}?token=s3cret-token-and-more`, '{}')).status).toBe(401);
+		await advance(11);
+		expect(trigger.emissions.flat().map((item) => item.orderId)).toEqual([orderId]);
+		const refused = await post(trigger.url, 'x');
+		expect(refused.body).not.toContain('s3cret');
+	});
+
+	it('answers and ignores the events it does not watch, without asking the API', async () => {
+		const trigger = await receiver({ events: ['qcEvaluationCompleted'] });
+		const [orderId] = await createOrders(1, trigger.url);
+		const reads = orderReads();
+		await advance(11);
+		expect(sandbox.callbacks.list().find((each) => each.orderId === orderId)!.attempts.map((attempt) => attempt.statusCode)).toEqual([200]);
+		expect(orderReads()).toBe(reads);
+		expect(trigger.emissions).toEqual([]);
+	});
+});
