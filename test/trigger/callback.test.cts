@@ -5,6 +5,25 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/index.cts';
 import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../harness/webhook.cts';
 import { call } from '../sandbox/helpers.cts';
+import { Container, deduplicationStore } from '../harness/runtime.cts';
+import { dirname } from 'node:path';
+
+// n8n-core's copy of @n8n/backend-common holds the Logger a node's `this.logger` writes to.
+const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [dirname(require.resolve('n8n-core'))] })) as {
+	Logger: new (...args: never[]) => { warn(message: string): void; info(message: string): void };
+};
+
+/** What the node told n8n's log (warnings and infos) from here on. */
+function captureLog(): string[] {
+	const logger = Container.get(Logger as never) as InstanceType<typeof Logger>;
+	const lines: string[] = [];
+	for (const level of ['warn', 'info'] as const) {
+		jest.spyOn(logger, level).mockImplementation((message: string) => {
+			lines.push(`${level}: ${message}`);
+		});
+	}
+	return lines;
+}
 
 let sandbox: Sandbox;
 const receivers: WebhookReceiver[] = [];
@@ -16,6 +35,7 @@ afterAll(async () => {
 	await sandbox.close();
 });
 afterEach(async () => {
+	jest.restoreAllMocks();
 	sandbox.faults.clear();
 	sandbox.callbacks.settings.repeatProbability = 0;
 	await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -104,9 +124,11 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 
 	it('answers within the API\'s 10 s when the confirming read hangs (503, logged), and emits on the retry', async () => {
 		const trigger = await receiver();
+		const log = captureLog();
 		const [orderId] = await createOrders(1, trigger.url);
 		sandbox.faults.add({ kind: 'delay', delayMs: 30_000, path: `/integration/orders/${orderId}` });
 		await advance(11);
+		expect(log).toEqual([expect.stringMatching(new RegExp(`^warn: .*could not confirm order:${orderId}:.* within 7 s.*answered 503 so the API sends it again`))]);
 		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
 		expect(delivery.attempts[0]).toEqual(expect.objectContaining({ statusCode: 503, error: null }));
 		expect(delivery.attempts[0].durationMs).toBeLessThan(10_000);
@@ -153,7 +175,9 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		// After a restart the memory is empty: the callback is confirmed again and starts an execution, whose first
 		// step finds the completion in n8n's database and emits nothing.
 		const restarted = await receiver({}, { restartOf: first });
+		const log = captureLog();
 		expect((await post(restarted.url, JSON.stringify(delivery.body))).status).toBe(200);
+		expect(log).toEqual([expect.stringMatching(`^info: .*repeated callback dropped \\(${first.emissions[0][0].completionKey}\\): this completion started a workflow before`)]);
 		expect(restarted.executionsStarted).toBe(1);
 		expect(restarted.emissions).toEqual([]);
 		// A completion the restarted n8n has not seen is emitted as usual.
@@ -181,6 +205,16 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(production.emissions.flat().map((item) => item.orderId)).toEqual([orderId, later]);
 	});
 
+	it('when n8n\'s deduplication store cannot be read, the completion is emitted (at least once) and n8n\'s log says so', async () => {
+		const trigger = await receiver();
+		const log = captureLog();
+		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockRejectedValue(new Error('database is locked'));
+		const [orderId] = await createOrders(1, trigger.url);
+		await advance(11);
+		expect(tally([orderId], trigger.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		expect(log).toContainEqual(expect.stringMatching(/^warn: .*deduplication store could not be read \(database is locked\); emitting without the check/));
+	});
+
 	it('two copies of one callback at once: one emission', async () => {
 		const trigger = await receiver();
 		const [orderId] = await createOrders(1, `${trigger.url}?copy=1`);
@@ -202,6 +236,7 @@ describe('Ollang Callback Trigger: what is not a confirmed callback', () => {
 		const qc = await call(sandbox, 'POST', `/integration/orders/${completed.id}/qc`, { body: {} });
 		await advance(5);
 
+		const log = captureLog();
 		const asked: Array<[string, number, number]> = [];
 		const send = async (what: string, body: string | Buffer, contentType?: string, method?: string) => {
 			const reads = orderReads();
@@ -229,6 +264,16 @@ describe('Ollang Callback Trigger: what is not a confirmed callback', () => {
 			['malformed JSON', 400, 0],
 		]);
 		expect(trigger.emissions).toEqual([]);
+		// Each says why in n8n's log (GET and malformed JSON never reach the node: n8n answers them itself).
+		expect(log).toEqual([
+			expect.stringMatching(/^warn: .*not confirmed .*: the API answered 404 for order 0123456789abcdef01234567; nothing emitted$/),
+			expect.stringMatching(new RegExp(`^warn: .*not confirmed .*: order ${pending.id} is \\w+, not completed; answered 503 so the API sends it again$`)),
+			expect.stringMatching(new RegExp(`^warn: .*not confirmed .*: evaluation eval_forged is not the latest of order ${completed.id}; nothing emitted$`)),
+			expect.stringMatching(/^warn: .*refused a request \(415\): content type "text\/plain"/),
+			expect.stringMatching(/^warn: .*refused a request \(413\): a body of \d+ bytes/),
+			expect.stringMatching(/^warn: .*refused a request \(400\): .*completedAt is missing or not a date$/),
+			expect.stringMatching(/^warn: .*refused a request \(400\): .*status is not "completed"$/),
+		]);
 
 		// Still working: the real QC callback's body and a real completion are emitted.
 		const evaluation = (await call(sandbox, 'GET', `/integration/orders/${completed.id}`)).body.latestEvaluation;
