@@ -18,8 +18,8 @@ function captureLog(): string[] {
 	const logger = Container.get(Logger as never) as InstanceType<typeof Logger>;
 	const lines: string[] = [];
 	for (const level of ['warn', 'info'] as const) {
-		jest.spyOn(logger, level).mockImplementation((message: string) => {
-			lines.push(`${level}: ${message}`);
+		jest.spyOn(logger, level).mockImplementation((message: unknown) => {
+			lines.push(`${level}: ${String(message)}`);
 		});
 	}
 	return lines;
