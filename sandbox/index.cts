@@ -98,7 +98,8 @@ export interface Sandbox {
 	clock: { now(): Date; advance(minutes: number): void };
 	faults: { add(rule: FaultRule): number; clear(): number; list(): ReadonlyArray<{ id: number; rule: FaultRule; fired: number }> };
 	setLatency(ms: number): void;
-	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[] };
+	/** The request log; maxInFlight: the most API requests open at once since the last reset (a client's concurrency). */
+	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[]; maxInFlight(): number };
 	simulate: Simulate;
 	/** Every callback delivery, and a wait until none is in flight. */
 	callbacks: { list(): readonly CallbackDelivery[]; settled(): Promise<void>; readonly settings: CallbackSettings };
@@ -241,6 +242,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			get log() {
 				return requests.log;
 			},
+			maxInFlight: () => requests.maxInFlight,
 		},
 		simulate,
 		callbacks: { list: () => callbacks.list(), settled: () => callbacks.settled(), settings: callbacks.settings },
