@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRoutes } from './admin.cts';
@@ -176,6 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		latencyMs = ms;
 	};
 	const closing = new AbortController();
+	// Every API request waiting out the latency or a delay fault listens on it: clients keep dozens open at once.
+	setMaxListeners(0, closing.signal);
 	const drift = options.drift ?? [];
 	// After seeding: the replayed history calls no one back.
 	const callbacks = new CallbackDispatcher(world, closing.signal, options.callbacks);
