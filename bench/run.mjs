@@ -365,7 +365,7 @@ async function executeSide(context, side, round) {
 	}
 	log(
 		LOG_PREFIX,
-		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}${result.extraReads === undefined ? '' : ` (${result.extraReads} extra reads)`}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
+		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''} (at most ${requests.maxInFlight} at once)${result.extraReads === undefined ? '' : ` (${result.extraReads} extra reads)`}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
 	);
 	return result;
 }
@@ -399,7 +399,7 @@ async function bareClient(context, side) {
 	}
 	const ms = performance.now() - started;
 	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
-	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests, ${itemsOut} items`);
+	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests (at most ${requests.maxInFlight} at once), ${itemsOut} items`);
 	return { ok: true, ms, requests, itemsOut, memory: null };
 }
 
