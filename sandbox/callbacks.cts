@@ -23,9 +23,14 @@ export interface CallbackSettings {
 	repeatProbability: number;
 	/** Wall-clock time an attempt may take until the receiver's status line (the API's 10 s). */
 	timeoutMs: number;
+	/**
+	 * The next this many completions are lost: nothing is sent for them, no retry, no repeat (a callback that never
+	 * arrives, so a receiver's fallback can be tested). Counts down; default 0.
+	 */
+	dropNext: number;
 }
 
-export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000 };
+export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000, dropNext: 0 };
 
 /** Simulated minutes before the 2nd, 3rd and 4th attempt of a failed delivery; after the 4th it is given up. */
 export const RETRY_MINUTES: readonly number[] = [1, 5, 15];
@@ -56,7 +61,8 @@ export interface CallbackDelivery {
 	repeatOf: number | null;
 	/** Simulated time the completion happened (or the repeat was made). */
 	createdAt: string;
-	status: 'sending' | 'waiting' | 'delivered' | 'failed';
+	/** `dropped`: lost on purpose (settings.dropNext), never sent. */
+	status: 'sending' | 'waiting' | 'delivered' | 'failed' | 'dropped';
 	/** Simulated time of the next attempt while waiting. */
 	nextAttemptAt: string | null;
 	attempts: CallbackAttempt[];
@@ -95,6 +101,7 @@ export class CallbackDispatcher implements CallbackSink {
 			throw new RangeError(`callbacks.repeatProbability must be between 0 and 1, got ${next.repeatProbability}`);
 		}
 		if (!(next.timeoutMs > 0)) throw new RangeError(`callbacks.timeoutMs must be > 0, got ${next.timeoutMs}`);
+		if (!(Number.isInteger(next.dropNext) && next.dropNext >= 0)) throw new RangeError(`callbacks.dropNext must be a whole number >= 0, got ${next.dropNext}`);
 		Object.assign(this.settings, next);
 	}
 
@@ -138,11 +145,16 @@ export class CallbackDispatcher implements CallbackSink {
 			attempts: [],
 		};
 		this.deliveries.push(delivery);
-		// Drawn when the completion happens, so the seeded sequence does not depend on how receivers answer.
+		// Drawn when the completion happens, so the seeded sequence does not depend on how receivers answer (or on drops).
 		const rng = this.world.rng.callbacks;
-		if (repeatOf === null && rng.chance(this.settings.repeatProbability)) {
-			this.world.clock.scheduleIn(rng.int(...REPEAT_DELAY_MINUTES), () => this.enqueue(fields, delivery.id));
+		const repeated = repeatOf === null && rng.chance(this.settings.repeatProbability);
+		const repeatDelay = repeated ? rng.int(...REPEAT_DELAY_MINUTES) : 0;
+		if (repeatOf === null && this.settings.dropNext > 0) {
+			this.settings.dropNext--;
+			delivery.status = 'dropped';
+			return;
 		}
+		if (repeated) this.world.clock.scheduleIn(repeatDelay, () => this.enqueue(fields, delivery.id));
 		this.attempt(delivery);
 	}
 
@@ -195,7 +207,12 @@ export class CallbackDispatcher implements CallbackSink {
 }
 
 const settingsBody = z
-	.object({ allowLoopback: z.boolean().optional(), repeatProbability: z.number().min(0).max(1).optional(), timeoutMs: z.number().positive().optional() })
+	.object({
+		allowLoopback: z.boolean().optional(),
+		repeatProbability: z.number().min(0).max(1).optional(),
+		timeoutMs: z.number().positive().optional(),
+		dropNext: z.number().int().min(0).optional(),
+	})
 	.strict();
 
 /** GET /__sandbox/callbacks (every delivery, oldest first; `?orderId=` narrows), PUT /__sandbox/callbacks/settings. */

@@ -191,7 +191,9 @@ async function main() {
 		const { postgres, redis, env } = await startQueueServices({ label: 'demo' });
 		addServer('PostgreSQL', postgres.child, postgres.stop);
 		addServer('Redis', redis.child, redis.stop);
-		queueEnv = env;
+		// The workers build $execution.resumeUrl (the create-and-wait example's Callback URL) from WEBHOOK_URL: without
+		// it, from their own port, where no one receives webhooks.
+		queueEnv = { ...env, WEBHOOK_URL: `http://localhost:${n8nPort}/` };
 		queueSummary = `PostgreSQL 127.0.0.1:${postgres.port} (pid ${postgres.pid}), Redis 127.0.0.1:${redis.port} (pid ${redis.pid}), ${QUEUE_WORKERS} workers`;
 	}
 

@@ -266,6 +266,37 @@ describe('repeats', () => {
 	});
 });
 
+describe('dropNext (a callback lost on purpose)', () => {
+	it('loses the next completions: listed as dropped, nothing sent, no retry and no repeat; then it counts down to sending again', async () => {
+		const receiver = new Receiver();
+		await receiver.start();
+		// Every completion would be repeated: a dropped one must not be.
+		const sandbox = await startSandbox({ quiet: true, callbacks: { allowLoopback: true, repeatProbability: 1 } });
+		try {
+			const put = await fetch(`${sandbox.baseUrl}/__sandbox/callbacks/settings`, {
+				method: 'PUT',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ dropNext: 2 }),
+			});
+			expect(await put.json()).toEqual(expect.objectContaining({ dropNext: 2 }));
+			const orders = [];
+			for (const path of ['lost-1', 'lost-2', 'kept']) orders.push((await createOrder(sandbox, `${receiver.url}/${path}`)).orderId);
+			await advance(sandbox, 11);
+			await advance(sandbox, 24 * 60);
+			const [lost1, lost2, kept] = orders.map((orderId) => deliveriesOf(sandbox, orderId));
+			for (const lost of [lost1, lost2]) expect(lost.map((delivery) => [delivery.status, delivery.attempts.length])).toEqual([['dropped', 0]]);
+			expect(kept.map((delivery) => delivery.status)).toEqual(['delivered', 'delivered']);
+			expect(receiver.received.map((request) => request.path)).toEqual(['/kept', '/kept']);
+			expect(sandbox.callbacks.settings.dropNext).toBe(0);
+			// The orders themselves went on: a drop loses the call, not the completion.
+			expect(orders.map((orderId) => sandbox.state.orders.get(orderId)!.status)).toEqual(['delivered', 'delivered', 'delivered']);
+		} finally {
+			await sandbox.close();
+			await receiver.stop();
+		}
+	});
+});
+
 describe('callback URL rules', () => {
 	describe('without allowLoopback (the real API)', () => {
 		const { sandbox, receiver } = useWorld({ quiet: true });
@@ -405,7 +436,7 @@ describe('GET /__sandbox/callbacks', () => {
 		await advance(sandbox(), 1);
 		const all = (await (await fetch(`${sandbox().baseUrl}/__sandbox/callbacks`)).json()) as any;
 		expect(all.count).toBe(2);
-		expect(all.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000 });
+		expect(all.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0 });
 		expect(all.deliveries.map((delivery: any) => delivery.orderId).sort()).toEqual([one.orderId, two.orderId].sort());
 		for (const delivery of all.deliveries) {
 			expect(delivery).toEqual(
@@ -433,7 +464,9 @@ describe('GET /__sandbox/callbacks', () => {
 		expect((await put({ repeatProbability: 2 })).status).toBe(400);
 		expect((await put({ timeoutMs: 0 })).status).toBe(400);
 		expect((await put({ retries: 3 })).status).toBe(400);
-		expect(sandbox().callbacks.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000 });
+		expect((await put({ dropNext: -1 })).status).toBe(400);
+		expect((await put({ dropNext: 1.5 })).status).toBe(400);
+		expect(sandbox().callbacks.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0 });
 	});
 });
 
@@ -455,7 +488,7 @@ describe('npm run sandbox flags', () => {
 			});
 			expect(output).toContain('callbacks: loopback targets allowed');
 			const listing = (await (await fetch(`${baseUrl}/__sandbox/callbacks`)).json()) as any;
-			expect(listing).toEqual({ count: 0, settings: { allowLoopback: true, repeatProbability: 0.5, timeoutMs: 10_000 }, deliveries: [] });
+			expect(listing).toEqual({ count: 0, settings: { allowLoopback: true, repeatProbability: 0.5, timeoutMs: 10_000, dropNext: 0 }, deliveries: [] });
 		} finally {
 			child.kill('SIGTERM');
 			await once(child, 'exit');

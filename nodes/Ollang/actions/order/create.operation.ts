@@ -101,7 +101,9 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. https://example.com/ollang-callback',
-				description: 'Address the service calls when the order changes',
+				description:
+					'Address the API POSTs to when an order completes (it may call more than once; the call is not signed, so confirm with Order > Get)',
+				hint: 'To go on in this execution once an order completes, use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call"',
 			},
 			{
 				displayName: 'Dubbing Style',
