@@ -71,10 +71,11 @@ const { values: flags } = parseArgs({
 const SMOKE = flags.smoke;
 /**
  * Volumes: the full bench's, or the smoke's (every scenario and side, small enough for `npm test`). The smoke's
- * sandbox is the 'small' volume (300 consumption lines, 60 orders) and its export a normal-sized order.
+ * sandbox is the 'small' volume (300 consumption lines, 60 orders) and its export a normal-sized order; its 40
+ * per-item reads are more than the raised Read Concurrency (32), so that row runs at its own concurrency too.
  */
 const SIZES = SMOKE
-	? { sandboxVolume: 'small', perItemCount: 20, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke', queueExecutions: 10 }
+	? { sandboxVolume: 'small', perItemCount: 40, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke', queueExecutions: 10 }
 	: { sandboxVolume: 'large', perItemCount: 1000, unitCount: 10_000, exportFixture: 'largeExport', triggerScale: 'full', queueExecutions: 100 };
 const LATENCY_MS = Number(flags.latency);
 const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
@@ -96,10 +97,21 @@ async function nodeLimits() {
 		});
 	};
 	const [pageConcurrency, maxPageSize] = await load('nodes/Ollang/transport/index.ts', ['DEFAULT_PAGE_CONCURRENCY', 'MAX_PAGE_SIZE']);
-	const [itemConcurrency] = await load('nodes/Ollang/actions/router.ts', ['READ_ITEM_CONCURRENCY']);
+	const [itemConcurrency, maxItemConcurrency] = await load('nodes/Ollang/actions/common/readConcurrency.ts', ['READ_ITEM_CONCURRENCY', 'MAX_READ_CONCURRENCY']);
 	const [memoryUnitsPerRequest] = await load('nodes/Ollang/actions/memory/importItems.operation.ts', ['MAX_UNITS_PER_REQUEST']);
 	const [contentDefaultBatch, contentMaxBatch] = await load('nodes/Ollang/actions/content/import.operation.ts', ['DEFAULT_CONTENT_BATCH_SIZE', 'MAX_CONTENT_BATCH_SIZE']);
-	return { pageConcurrency, maxPageSize, itemConcurrency, memoryUnitsPerRequest, contentDefaultBatch, contentMaxBatch };
+	return { pageConcurrency, maxPageSize, itemConcurrency, maxItemConcurrency, memoryUnitsPerRequest, contentDefaultBatch, contentMaxBatch };
+}
+
+/** The raised Read Concurrency of scenario 6, beside the default (issue 30: the rows at 8 and at 32). */
+const RAISED_READ_CONCURRENCY = 32;
+
+/** Scenario 6's read concurrencies: the node's default, and the raised one (which the option must allow). */
+function perItemConcurrencies(limits) {
+	if (RAISED_READ_CONCURRENCY > limits.maxItemConcurrency) {
+		throw new Error(`Read Concurrency allows at most ${limits.maxItemConcurrency}; the bench runs it at ${RAISED_READ_CONCURRENCY}`);
+	}
+	return [...new Set([limits.itemConcurrency, RAISED_READ_CONCURRENCY])];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -175,11 +187,23 @@ function buildScenarios(limits) {
 			key: 'perItem',
 			title: `6. Per-item overhead: Order > Get for ${SIZES.perItemCount.toLocaleString('en-US')} input items`,
 			rounds: 3,
+			// Ours at each read concurrency (the default, and Read Concurrency raised), and, at the same concurrencies,
+			// the limit without n8n: the same reads from the bench driver.
 			sides: [
-				{ key: 'ours', workflow: 'perItemOurs', nodes: [NODE.ollang], label: `Ollang: Order > Get (${limits.itemConcurrency} items at a time)` },
+				...perItemConcurrencies(limits).map((concurrency) => ({
+					key: `ours${concurrency}`,
+					workflow: `perItemOurs${concurrency}`,
+					nodes: [NODE.ollang],
+					concurrency,
+					label: `Ollang: Order > Get, Read Concurrency ${concurrency}${concurrency === limits.itemConcurrency ? ' (the default, option not set)' : ''}`,
+				})),
 				{ key: 'peer', workflow: 'perItemPeer', nodes: [NODE.http], label: 'HTTP Request: GET /integration/orders/{{ $json.orderId }}' },
-				// The limit without n8n: the same reads from the bench driver, as many at a time as the node allows.
-				{ key: 'bareClient', bare: 'orders', concurrency: limits.itemConcurrency, label: `reference, no n8n: plain fetch of each order, ${limits.itemConcurrency} at a time` },
+				...perItemConcurrencies(limits).map((concurrency) => ({
+					key: `bare${concurrency}`,
+					bare: 'orders',
+					concurrency,
+					label: `reference, no n8n: plain fetch of each order, ${concurrency} at a time`,
+				})),
 			],
 		},
 		{
@@ -243,7 +267,10 @@ async function listOrderIds(sandbox, count) {
 	return ids.slice(0, count);
 }
 
-/** Requests in the sandbox's log since the last reset: the total, per route and method, and how many failed. */
+/**
+ * Requests in the sandbox's log since the last reset: the total, per route and method, how many failed, and the
+ * most that were open at once (the sandbox counts them: a side's concurrency).
+ */
 function summarizeRequests(logAnswer) {
 	const byRoute = {};
 	let failed = 0;
@@ -252,7 +279,7 @@ function summarizeRequests(logAnswer) {
 		byRoute[key] = (byRoute[key] ?? 0) + 1;
 		if (record.status === null || record.status >= 400) failed++;
 	}
-	return { total: logAnswer.count, byRoute, failed };
+	return { total: logAnswer.count, byRoute, failed, maxInFlight: logAnswer.maxInFlight };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -352,7 +379,7 @@ async function executeSide(context, side, round) {
 	}
 	log(
 		LOG_PREFIX,
-		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''}${result.extraReads === undefined ? '' : ` (${result.extraReads} extra reads)`}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
+		`  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests${requests.failed ? ` (${requests.failed} failed)` : ''} (at most ${requests.maxInFlight} at once)${result.extraReads === undefined ? '' : ` (${result.extraReads} extra reads)`}, ${itemsOut} items out, n8n CPU ${Math.round(result.cpuMs)} ms, peak +${Math.round(result.memory.growthKiB / 1024)} MiB (n8n process ${formatElapsed(processMs)})`,
 	);
 	return result;
 }
@@ -386,7 +413,7 @@ async function bareClient(context, side) {
 	}
 	const ms = performance.now() - started;
 	const requests = summarizeRequests(await sandboxCall(sandbox, 'GET', '/__sandbox/requests'));
-	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests, ${itemsOut} items`);
+	log(LOG_PREFIX, `  ${side.key}: ${Math.round(ms)} ms, ${requests.total} requests (at most ${requests.maxInFlight} at once), ${itemsOut} items`);
 	return { ok: true, ms, requests, itemsOut, memory: null };
 }
 
@@ -571,6 +598,10 @@ function smokeProblems(selected, results, expectItems) {
 				check(run.requests.total > 0 && run.requests.failed === 0, `${where}: ${run.requests.total} requests, ${run.requests.failed} failed`);
 				check(run.itemsOut > 0, `${where}: no items out`);
 				if (run.extraReads !== undefined) check(run.extraReads === 0, `${where}: ${run.extraReads} extra page reads of a quiet listing`);
+				// A side that runs at a set concurrency never has more requests open (Read Concurrency honoured).
+				if (side.concurrency !== undefined) {
+					check(run.requests.maxInFlight >= 1 && run.requests.maxInFlight <= side.concurrency, `${where}: ${run.requests.maxInFlight} requests open at once, more than its ${side.concurrency}`);
+				}
 				if (run.memory) check(Number.isFinite(run.memory.growthKiB) && Number.isFinite(run.cpuMs), `${where}: no memory or CPU figure`);
 			}
 		}
@@ -631,6 +662,7 @@ async function main() {
 				memoryId: info.fixtures.memories[0],
 				exportOrderId: info.fixtures.orders[SIZES.exportFixture],
 				orderIds,
+				perItemConcurrencies: perItemConcurrencies(limits),
 			});
 			// The sandbox's port is new every run: credentials and workflows are imported again (fixed ids replace them).
 			log(LOG_PREFIX, 'importing the bench credentials and workflows into n8n ...');

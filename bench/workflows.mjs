@@ -121,7 +121,7 @@ return pages.flatMap((answer) => answer.data.map((line) => ({ json: line })));`;
 
 /**
  * Every workflow of every scenario. `context`: { baseUrl, apiKey, credentials: { ollang, headerAuth, ollangScale }, limits,
- * unitCount, memoryId, orderIds, exportOrderId }. Returns { key: workflow } with fixed ids, so a re-import replaces
+ * unitCount, memoryId, orderIds, exportOrderId, perItemConcurrencies }. Returns { key: workflow } with fixed ids, so a re-import replaces
  * the previous copy.
  */
 export function buildWorkflows(context) {
@@ -354,11 +354,15 @@ export function buildWorkflows(context) {
 		}),
 		node('One Item per Order', CORE.splitOut, { fieldToSplitOut: 'orderIds', options: { destinationFieldName: 'orderId' } }),
 	];
-	add('perItemOurs', 'BenchPerItemOurs1', 'Order > Get per item, Ollang node', [
-		manualTrigger(),
-		...orderItems(),
-		ollangNode({ resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: '={{ $json.orderId }}' } }, credentials),
-	]);
+	// At the default read concurrency the option is not set, as a user who never opened Options leaves it.
+	for (const concurrency of context.perItemConcurrencies) {
+		const options = concurrency === context.limits.itemConcurrency ? {} : { readConcurrency: concurrency };
+		add(`perItemOurs${concurrency}`, `BenchPerItemOursC${concurrency}`, `Order > Get per item, Ollang node, Read Concurrency ${concurrency}`, [
+			manualTrigger(),
+			...orderItems(),
+			ollangNode({ resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: '={{ $json.orderId }}' }, options }, credentials),
+		]);
+	}
 	add('perItemPeer', 'BenchPerItemPeer1', 'Order > Get per item, HTTP Request node', [
 		manualTrigger(),
 		...orderItems(),

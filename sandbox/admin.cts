@@ -137,7 +137,12 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 				return ok(200, { latencyMs: deps.latencyMs() });
 			},
 		},
-		{ method: 'GET', pattern: '/__sandbox/requests', handler: () => ok(200, { count: deps.requests.log.length, requests: deps.requests.log }) },
+		{
+			method: 'GET',
+			pattern: '/__sandbox/requests',
+			handler: () =>
+				ok(200, { count: deps.requests.log.length, inFlight: deps.requests.inFlight, maxInFlight: deps.requests.maxInFlight, requests: deps.requests.log }),
+		},
 		{
 			method: 'DELETE',
 			pattern: '/__sandbox/requests',

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminRoutes } from './admin.cts';
@@ -98,7 +99,8 @@ export interface Sandbox {
 	clock: { now(): Date; advance(minutes: number): void };
 	faults: { add(rule: FaultRule): number; clear(): number; list(): ReadonlyArray<{ id: number; rule: FaultRule; fired: number }> };
 	setLatency(ms: number): void;
-	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[] };
+	/** The request log; maxInFlight: the most API requests open at once since the last reset (a client's concurrency). */
+	requests: { count(filter?: RequestFilter): number; reset(): void; readonly log: RequestRecord[]; maxInFlight(): number };
 	simulate: Simulate;
 	/** Every callback delivery, and a wait until none is in flight. */
 	callbacks: { list(): readonly CallbackDelivery[]; settled(): Promise<void>; readonly settings: CallbackSettings };
@@ -175,6 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		latencyMs = ms;
 	};
 	const closing = new AbortController();
+	// Every API request waiting out the latency or a delay fault listens on it: clients keep dozens open at once.
+	setMaxListeners(0, closing.signal);
 	const drift = options.drift ?? [];
 	// After seeding: the replayed history calls no one back.
 	const callbacks = new CallbackDispatcher(world, closing.signal, options.callbacks);
@@ -241,6 +245,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			get log() {
 				return requests.log;
 			},
+			maxInFlight: () => requests.maxInFlight,
 		},
 		simulate,
 		callbacks: { list: () => callbacks.list(), settled: () => callbacks.settled(), settings: callbacks.settings },

@@ -1,6 +1,6 @@
 import { pathMatcher } from './http/router.cts';
 
-/** Each API request, so tests can count requests per poll. Admin routes are not recorded. */
+/** Each API request, so tests can count requests per poll, and how many were open at once. Admin routes are not recorded. */
 export interface RequestRecord {
 	method: string;
 	path: string;
@@ -10,6 +10,8 @@ export interface RequestRecord {
 	status: number | null;
 	/** Simulated time when the request arrived. */
 	at: string;
+	/** Wall-clock time (ms since the epoch) when it arrived: how long a client waited between two requests. */
+	receivedAtMs: number;
 	durationMs: number;
 	fault?: 'status' | 'drop' | 'delay';
 	/**
@@ -29,6 +31,28 @@ const MAX_RECORDS = 200_000;
 
 export class RequestLog {
 	readonly log: RequestRecord[] = [];
+	private open = 0;
+	private mostOpen = 0;
+
+	/** A request arrived: it is open until its response is sent or its connection dropped (`closed`). */
+	opened(): void {
+		this.open++;
+		this.mostOpen = Math.max(this.mostOpen, this.open);
+	}
+
+	closed(): void {
+		this.open--;
+	}
+
+	/** API requests open now. */
+	get inFlight(): number {
+		return this.open;
+	}
+
+	/** The most API requests open at once since the last reset: a client's concurrency. */
+	get maxInFlight(): number {
+		return this.mostOpen;
+	}
 
 	add(record: RequestRecord): void {
 		// A long-running demo must not grow without bound; the oldest half goes.
@@ -47,7 +71,9 @@ export class RequestLog {
 		return this.log.filter((r) => (method === undefined || r.method === method) && (pathOk(r.path) || (exactRoute !== null && r.route === exactRoute)));
 	}
 
+	/** Clears the log; the most open at once starts again from the requests open now. */
 	reset(): void {
 		this.log.length = 0;
+		this.mostOpen = this.open;
 	}
 }

@@ -88,9 +88,19 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 	const started = performance.now();
 	// HEAD is answered as GET without the body, as Express does for every GET route.
 	const match = deps.api.match(method, pathname) ?? (method === 'HEAD' ? deps.api.match('GET', pathname) : null);
-	const record: RequestRecord = { method, path: pathname, route: match?.route.pattern ?? null, status: null, at: deps.world.clock.nowIso(), durationMs: 0 };
+	const record: RequestRecord = {
+		method,
+		path: pathname,
+		route: match?.route.pattern ?? null,
+		status: null,
+		at: deps.world.clock.nowIso(),
+		receivedAtMs: Date.now(),
+		durationMs: 0,
+	};
 	deps.requests.add(record);
+	deps.requests.opened();
 	res.on('close', () => {
+		deps.requests.closed();
 		record.status = res.headersSent ? res.statusCode : null;
 		record.durationMs = Math.round(performance.now() - started);
 	});

@@ -1,12 +1,15 @@
 // How many requests the node keeps open at once, and that running them side by side changes nothing a user sees:
-// item reads run a few items at a time (writes one after another), Return All loads pages ten at a time, Memory >
-// Import Items sends its jobs four at a time. Output order, pairing, Continue On Fail and "which failure stops the
+// item reads run a few items at a time (8, or what Read Concurrency says; writes one after another), Return All
+// loads pages ten at a time, Memory > Import Items sends its jobs four at a time. Output order, pairing, Continue On Fail and "which failure stops the
 // node" are as if everything ran in order. A local server holds every request for a while and counts how many
 // are open together; the sandbox checks the same runs against real state.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { INodeProperties, NodeParameterValue } from 'n8n-workflow';
+import { Ollang } from '../../nodes/Ollang/Ollang.node';
 import { DEFAULT_PAGE_CONCURRENCY } from '../../nodes/Ollang/transport';
 import { IMPORT_REQUEST_CONCURRENCY } from '../../nodes/Ollang/actions/memory/importItems.operation';
-import { READ_ITEM_CONCURRENCY } from '../../nodes/Ollang/actions/router';
+import { MAX_READ_CONCURRENCY, READ_ITEM_CONCURRENCY } from '../../nodes/Ollang/actions/common/readConcurrency';
+import { resources } from '../../nodes/Ollang/actions/router';
 import { byId, failure, pairedIndexes, run, startStub, useSandbox } from './setup.cts';
 import type { Stub } from './setup.cts';
 
@@ -103,6 +106,100 @@ describe('item operations that only read run a few items at a time', () => {
 		} finally {
 			await server.close();
 		}
+	});
+});
+
+describe('Read Concurrency: how many items a read operation runs at once (sandbox)', () => {
+	const getOrderAt = (readConcurrency: NodeParameterValue) => ({ ...getOrder, options: { readConcurrency } });
+	/** The ids of every order the sandbox seeded, in a fixed order. */
+	const orderIds = () => [...sandbox().state.orders.keys()];
+	afterEach(() => sandbox().setLatency(0));
+
+	it('at 1: one request at a time, the orders in item order', async () => {
+		sandbox().setLatency(100);
+		const ids = orderIds().slice(0, 5);
+
+		const result = await run(sandbox(), getOrderAt(1), { items: ids.map((orderId) => ({ json: { orderId } })) });
+
+		expect(sandbox().requests.maxInFlight()).toBe(1);
+		expect(sandbox().requests.log.map((record) => record.path)).toEqual(ids.map((id) => `/integration/orders/${id}`));
+		expect(result.json.map((order) => order.id)).toEqual(ids);
+		expect(pairedIndexes(result)).toEqual(ids.map((_, index) => index));
+	});
+
+	it('at 32: 32 requests in flight, and the orders in item order although the first ones answer last', async () => {
+		sandbox().setLatency(500);
+		const ids = orderIds().slice(0, 40);
+		// The first three orders answer a second later than the rest: output order must not be answer order.
+		for (const id of ids.slice(0, 3)) sandbox().faults.add({ path: `/integration/orders/${id}`, kind: 'delay', delayMs: 1000 });
+
+		const result = await run(sandbox(), getOrderAt(32), { items: ids.map((orderId) => ({ json: { orderId } })) });
+
+		expect(sandbox().requests.maxInFlight()).toBe(32);
+		expect(sandbox().requests.count()).toBe(ids.length);
+		expect(result.json.map((order) => order.id)).toEqual(ids);
+		expect(pairedIndexes(result)).toEqual(ids.map((_, index) => index));
+	});
+
+	it(`at ${MAX_READ_CONCURRENCY} (the maximum) with fewer items: every item at once`, async () => {
+		sandbox().setLatency(500);
+		const ids = orderIds().slice(0, 20);
+
+		const result = await run(sandbox(), getOrderAt(MAX_READ_CONCURRENCY), { items: ids.map((orderId) => ({ json: { orderId } })) });
+
+		expect(sandbox().requests.maxInFlight()).toBe(ids.length);
+		expect(result.json.map((order) => order.id)).toEqual(ids);
+	});
+
+	it('at 32 in a 429 storm: every request waits as long as Retry-After asks, never more in flight, nothing lost or reordered', async () => {
+		const latencyMs = 300;
+		sandbox().setLatency(latencyMs);
+		const ids = orderIds().slice(0, 40);
+		// The first wave's 32 requests get a 429 (Retry-After 1 s), and so do their first retries; the third try passes.
+		sandbox().faults.add({ method: 'GET', path: '/integration/orders/:orderId', kind: 'status', status: 429, retryAfterSeconds: 1, times: 64 });
+
+		const result = await run(sandbox(), getOrderAt(32), { items: ids.map((orderId) => ({ json: { orderId } })) });
+
+		expect(result.error).toBeUndefined();
+		expect(result.json.map((order) => order.id)).toEqual(ids);
+		expect(sandbox().requests.maxInFlight()).toBe(32);
+		const log = sandbox().requests.log;
+		expect(log.filter((record) => record.status === 429)).toHaveLength(64);
+		expect(log.filter((record) => record.status === 200)).toHaveLength(ids.length);
+		// Each order's requests, in the order they arrived: after a 429 (answered after the latency) the next one came
+		// at least Retry-After later.
+		const gapsAfter429 = ids.flatMap((id) => {
+			const tries = log.filter((record) => record.path === `/integration/orders/${id}`);
+			return tries.slice(1).flatMap((next, index) => (tries[index].status === 429 ? [next.receivedAtMs - tries[index].receivedAtMs] : []));
+		});
+		expect(gapsAfter429).toHaveLength(64);
+		// 1 s asked; timers may fire a millisecond early.
+		expect(Math.min(...gapsAfter429)).toBeGreaterThanOrEqual(latencyMs + 1000 - 2);
+	});
+
+	it.each([0, MAX_READ_CONCURRENCY + 1, 2.5, 'many', null])('%p is refused before any request, naming the field', async (value) => {
+		const ids = orderIds().slice(0, 3);
+
+		const error = failure(await run(sandbox(), getOrderAt(value), { items: ids.map((orderId) => ({ json: { orderId } })) }));
+
+		expect(error.message).toBe(`Invalid Read Concurrency (item 0): must be a whole number from 1 to ${MAX_READ_CONCURRENCY}, got ${JSON.stringify(value)}`);
+		expect(error.description).toContain('Nothing was sent to Ollang');
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('is an option of every read operation and of no other (writes run one item at a time)', () => {
+		const properties = new Ollang().description.properties;
+		const offered = (resource: string, operation: string) =>
+			properties.some((property) => {
+				const show = property.displayOptions?.show;
+				const here = (show?.resource as string[] | undefined)?.includes(resource) && (show?.operation as string[] | undefined)?.includes(operation);
+				return here && property.name === 'options' && ((property.options ?? []) as INodeProperties[]).some((option) => option.name === 'readConcurrency');
+			});
+		const operations = Object.entries(resources).flatMap(([resource, byName]) =>
+			Object.entries(byName as Record<string, { kind?: string }>).map(([operation, chosen]) => ({ key: `${resource}.${operation}`, kind: chosen.kind ?? 'batch', offered: offered(resource, operation) })),
+		);
+		expect(operations.filter(({ kind }) => kind === 'read').length).toBeGreaterThan(20);
+		expect(operations.filter(({ kind, offered: has }) => has !== (kind === 'read'))).toEqual([]);
 	});
 });
 

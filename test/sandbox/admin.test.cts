@@ -84,6 +84,25 @@ describe('admin routes (/__sandbox/, no API key)', () => {
 		]);
 	});
 
+	it('GET requests: how many API requests were open at once since the last DELETE (a client\'s concurrency)', async () => {
+		expect((await admin('PUT', 'latency', { ms: 300 })).status).toBe(200);
+		try {
+			expect((await admin('DELETE', 'requests')).status).toBe(204);
+			await Promise.all(Array.from({ length: 5 }, () => call(sandbox(), 'GET', '/integration/memories')));
+			await call(sandbox(), 'GET', '/integration/memories');
+			const afterFive = (await admin('GET', 'requests')).body;
+			expect([afterFive.count, afterFive.inFlight, afterFive.maxInFlight]).toEqual([6, 0, 5]);
+			expect(sandbox().requests.maxInFlight()).toBe(5);
+
+			// A reset starts again from what is open now.
+			expect((await admin('DELETE', 'requests')).status).toBe(204);
+			await Promise.all([call(sandbox(), 'GET', '/integration/memories'), call(sandbox(), 'GET', '/integration/memories')]);
+			expect((await admin('GET', 'requests')).body.maxInFlight).toBe(2);
+		} finally {
+			await admin('PUT', 'latency', { ms: 0 });
+		}
+	});
+
 	it('POST orders/:orderId/events appends a delivery event (a re-delivery)', async () => {
 		const orderId = sandbox().fixtures.orders.byType.document;
 		const before = sandbox().state.orders.get(orderId)!.deliveryEvents.length;

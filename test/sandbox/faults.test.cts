@@ -184,20 +184,33 @@ describe("'after' faults: the handler acts, then the fault replaces the response
 });
 
 describe('request log', () => {
-	it('records method, route pattern, path, status and simulated time of each API request', async () => {
+	it('records method, route pattern, path, status, simulated and wall-clock arrival time, and the key\'s user of each API request', async () => {
 		sandbox().requests.reset();
 		const orderId = sandbox().fixtures.orders.byType.cc;
+		const before = Date.now();
 		await call(sandbox(), 'GET', `/integration/orders/${orderId}`);
+		const after = Date.now();
 		await call(sandbox(), 'GET', '/integration/orders', { query: { 'pageOptions[take]': 5 } });
 		await call(sandbox(), 'GET', '/integration/orders', { key: null });
 		await call(sandbox(), 'GET', '/integration/unknown');
 		await call(sandbox(), 'GET', '/__sandbox/info', { key: null });
 		expect(sandbox().requests.log).toEqual([
-			{ method: 'GET', path: `/integration/orders/${orderId}`, route: '/integration/orders/:orderId', status: 200, at: sandbox().clock.now().toISOString(), durationMs: expect.any(Number) },
+			{
+				method: 'GET',
+				path: `/integration/orders/${orderId}`,
+				route: '/integration/orders/:orderId',
+				status: 200,
+				at: sandbox().clock.now().toISOString(),
+				receivedAtMs: expect.any(Number),
+				durationMs: expect.any(Number),
+				userId: sandbox().fixtures.users.owner.id,
+			},
 			expect.objectContaining({ path: '/integration/orders', route: '/integration/orders', status: 200 }),
 			expect.objectContaining({ path: '/integration/orders', status: 401 }),
 			expect.objectContaining({ path: '/integration/unknown', route: null, status: 404 }),
 		]);
+		expect(sandbox().requests.log[0].receivedAtMs).toBeGreaterThanOrEqual(before);
+		expect(sandbox().requests.log[0].receivedAtMs).toBeLessThanOrEqual(after);
 		expect(sandbox().requests.count({ path: '/integration/orders' })).toBe(2);
 		expect(sandbox().requests.count({ path: '/integration/orders/:orderId' })).toBe(1);
 		expect(sandbox().requests.count({ method: 'get', path: /^\/integration\/orders/ })).toBe(3);

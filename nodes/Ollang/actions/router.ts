@@ -16,10 +16,8 @@ import * as revision from './revision';
 import * as upload from './upload';
 import { settleConcurrent } from '../transport';
 import { asNodeError, describeAppliedItems } from './common/outcomes';
+import { readConcurrency } from './common/readConcurrency';
 import type { BatchOperation, BatchOutcome, OllangOperation, OllangResource, ResourceOperations } from './node.type';
-
-/** Items of a read operation run this many at a time; writes run one at a time. */
-export const READ_ITEM_CONCURRENCY = 8;
 
 /** Every resource's operations; the type makes a missing resource or operation a compile error. */
 export const resources: { [R in OllangResource]: ResourceOperations<R> } = {
@@ -98,10 +96,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [output];
 	}
 
-	// Reads run a few items at once; their outcomes are settled in item order, so output order, pairing and
-	// Continue On Fail are as if one item ran after another. Without Continue On Fail no item starts after a
-	// failure, the items under way finish, and the first failing item in order stops the node.
-	const concurrency = chosen.kind === 'read' ? READ_ITEM_CONCURRENCY : 1;
+	// Reads run Read Concurrency items at once (8 unless the option says otherwise); their outcomes are settled in
+	// item order, so output order, pairing and Continue On Fail are as if one item ran after another. Without
+	// Continue On Fail no item starts after a failure, the items under way finish, and the first failing item in
+	// order stops the node. Writes run one item at a time.
+	const concurrency = chosen.kind === 'read' ? readConcurrency(this) : 1;
 	const itemIndexes = Array.from({ length: itemCount }, (_, itemIndex) => itemIndex);
 	const settled = await settleConcurrent(
 		itemIndexes,

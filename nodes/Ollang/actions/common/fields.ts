@@ -6,6 +6,7 @@ import { apiRequestAllPages, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, pag
 import type { OllangResource, OllangResourceMap, OperationResult } from '../node.type';
 import { toResults } from './outcomes';
 import { checkOption, checkText, readPaging } from './parameters';
+import { withReadConcurrency } from './readConcurrency';
 
 /** Shows properties only for one resource and operation. */
 export function forOperation<R extends OllangResource>(
@@ -14,6 +15,18 @@ export function forOperation<R extends OllangResource>(
 	properties: INodeProperties[],
 ): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+}
+
+/**
+ * Shows a read operation's properties (kind 'read', whose items the router runs several at a time) for one resource
+ * and operation, with the Read Concurrency option in their Options.
+ */
+export function forReadOperation<R extends OllangResource>(
+	resource: R,
+	operation: OllangResourceMap[R],
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return forOperation(resource, operation, withReadConcurrency(properties));
 }
 
 // An id never holds a slash; the API's ids look like MongoDB ObjectIds, but the node does not insist on it.

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
 import { checkDateRange, checkOption, checkOptionalId, checkText } from '../common/parameters';
 import { isRecord } from '../common/responses';
 import { isSimplified, pick, simplifyField } from '../common/simplify';
@@ -129,7 +129,7 @@ function simplifyLine(line: IDataObject): IDataObject {
 	};
 }
 
-export const description = forOperation('consumption', 'getMany', properties);
+export const description = forReadOperation('consumption', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 

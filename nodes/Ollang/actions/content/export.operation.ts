@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest, unexpectedResponse } from '../../transport';
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { checkLanguageList, checkTextList } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { readOption } from '../common/parameters';
@@ -70,7 +70,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('content', 'export', properties);
+export const description = forReadOperation('content', 'export', properties);
 
 export const kind: OperationKind = 'read';
 

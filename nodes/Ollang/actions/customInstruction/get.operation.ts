@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 	instructionIdField('ID of the custom instruction to get, as Create or Get Many return it'),
 ];
 
-export const description = forOperation('customInstruction', 'get', properties);
+export const description = forReadOperation('customInstruction', 'get', properties);
 
 export const kind: OperationKind = 'read';
 

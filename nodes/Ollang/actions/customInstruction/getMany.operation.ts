@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { forOperation, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkOption, checkText, readLocalLimit } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('customInstruction', 'getMany', properties);
+export const description = forReadOperation('customInstruction', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 

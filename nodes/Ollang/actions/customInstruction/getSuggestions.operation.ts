@@ -2,14 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { requireList } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [];
 
-export const description = forOperation('customInstruction', 'getSuggestions', properties);
+export const description = forReadOperation('customInstruction', 'getSuggestions', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 ];
 
-export const description = forOperation('figmaOrder', 'getManyByFile', properties);
+export const description = forReadOperation('figmaOrder', 'getManyByFile', properties);
 
 export const kind: OperationKind = 'read';
 

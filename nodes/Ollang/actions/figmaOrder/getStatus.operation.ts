@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forReadOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 	orderLocator('A Figma order (one that Figma Order > Create made); other orders answer 404'),
 ];
 
-export const description = forOperation('figmaOrder', 'getStatus', properties);
+export const description = forReadOperation('figmaOrder', 'getStatus', properties);
 
 export const kind: OperationKind = 'read';
 

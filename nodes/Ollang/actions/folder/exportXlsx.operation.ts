@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { binaryOutputField, downloadXlsx } from '../common/binary';
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { checkId, checkText, invalidField } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 
@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 	binaryOutputField('XLSX file (one sheet per order and language, named "{Order Name} - {language}")'),
 ];
 
-export const description = forOperation('folder', 'exportXlsx', properties);
+export const description = forReadOperation('folder', 'exportXlsx', properties);
 
 export const kind: OperationKind = 'read';
 

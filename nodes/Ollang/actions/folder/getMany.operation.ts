@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const sortFields: INodePropertyOptions[] = [
@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 	pagedListOptions(sortFields, 'createdAt', 'folders', 'flat'),
 ];
 
-export const description = forOperation('folder', 'getMany', properties);
+export const description = forReadOperation('folder', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 

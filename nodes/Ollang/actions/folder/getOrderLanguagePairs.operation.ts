@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest, unexpectedResponse } from '../../transport';
-import { folderListLocator, forOperation } from '../common/fields';
+import { folderListLocator, forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('folder', 'getOrderLanguagePairs', properties);
+export const description = forReadOperation('folder', 'getOrderLanguagePairs', properties);
 
 export const kind: OperationKind = 'read';
 

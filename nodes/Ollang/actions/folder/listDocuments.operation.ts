@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { folderListLocator, forOperation, returnAllAndLimit } from '../common/fields';
+import { folderListLocator, forReadOperation, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId, readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
@@ -13,7 +13,7 @@ const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 ];
 
-export const description = forOperation('folder', 'listDocuments', properties);
+export const description = forReadOperation('folder', 'listDocuments', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { requireList } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('locale', 'getLanguages', properties);
+export const description = forReadOperation('locale', 'getLanguages', properties);
 
 export const kind: OperationKind = 'read';
 

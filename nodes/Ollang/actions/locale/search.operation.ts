@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readText } from '../common/parameters';
 import { requireList } from '../common/responses';
@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('locale', 'search', properties);
+export const description = forReadOperation('locale', 'search', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest, pathIdProblem } from '../../transport';
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { invalidField, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('locale', 'validateTag', properties);
+export const description = forReadOperation('locale', 'validateTag', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, memoryLocator } from '../common/fields';
+import { forReadOperation, memoryLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -10,7 +10,7 @@ import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [memoryLocator('The translation memory to get')];
 
-export const description = forOperation('memory', 'get', properties);
+export const description = forReadOperation('memory', 'get', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../common/fields';
+import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('memory', 'getImportJob', properties);
+export const description = forReadOperation('memory', 'getImportJob', properties);
 
 export const kind: OperationKind = 'read';
 

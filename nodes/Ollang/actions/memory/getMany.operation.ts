@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('memory', 'getMany', properties);
+export const description = forReadOperation('memory', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 

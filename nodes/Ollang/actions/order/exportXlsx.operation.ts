@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiDownloadBinary, apiPath } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forReadOperation, orderLocator } from '../common/fields';
 import { checkText, readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 
@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('order', 'exportXlsx', properties);
+export const description = forReadOperation('order', 'exportXlsx', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forReadOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { isRecord, requireObject } from '../common/responses';
@@ -46,7 +46,7 @@ function simplifyOrder(order: IDataObject): IDataObject {
 	};
 }
 
-export const description = forOperation('order', 'get', properties);
+export const description = forReadOperation('order', 'get', properties);
 
 export const kind: OperationKind = 'read';
 

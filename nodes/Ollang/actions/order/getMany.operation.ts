@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { forOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
 import { checkDateRange, checkOption, checkOptions, checkText } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes, orderStatuses } from './values';
@@ -78,7 +78,7 @@ const properties: INodeProperties[] = [
 	pagedListOptions(sortFields, 'createdAt', 'orders'),
 ];
 
-export const description = forOperation('order', 'getMany', properties);
+export const description = forReadOperation('order', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 

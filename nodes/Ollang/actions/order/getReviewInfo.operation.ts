@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forReadOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 	orderLocator('The order whose review gate to read (tag name, review type and tag color)'),
 ];
 
-export const description = forOperation('order', 'getReviewInfo', properties);
+export const description = forReadOperation('order', 'getReviewInfo', properties);
 
 export const kind: OperationKind = 'read';
 

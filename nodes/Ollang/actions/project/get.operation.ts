@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, projectLocator } from '../common/fields';
+import { forReadOperation, projectLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -14,7 +14,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = forOperation('project', 'get', properties);
+export const description = forReadOperation('project', 'get', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator, returnAllAndLimit } from '../common/fields';
+import { forReadOperation, orderLocator, returnAllAndLimit } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId, readLocalLimit } from '../common/parameters';
 import { requireList } from '../common/responses';
@@ -11,7 +11,7 @@ import { REVISION_FORBIDDEN_HINT } from './values';
 
 const properties: INodeProperties[] = [orderLocator('The order whose revision requests to list'), ...returnAllAndLimit];
 
-export const description = forOperation('revision', 'getMany', properties);
+export const description = forReadOperation('revision', 'getMany', properties);
 
 export const kind: OperationKind = 'read';
 
