@@ -144,7 +144,7 @@ export async function runPushScenario(context, scenario) {
 		return { key: 'push', title: scenario.title, latencyMs, ...figures };
 	} finally {
 		if (n8n && cookie) {
-			for (const id of made.workflows) await deleteWorkflow(n8n.url, cookie, id).catch((error) => log(LOG_PREFIX, `  could not delete workflow ${id}: ${error.message}`));
+			for (const id of made.workflows) await removeWorkflow(n8n.url, cookie, id).catch((error) => log(LOG_PREFIX, `  could not delete workflow ${id}: ${error.message}`));
 			for (const id of made.credentials) await restRequest(n8n.url, cookie, 'DELETE', `/rest/credentials/${id}`).catch((error) => log(LOG_PREFIX, `  could not delete credential ${id}: ${error.message}`));
 		}
 		await n8n?.stop();
@@ -221,10 +221,13 @@ function twoNodeWorkflow(name, trigger) {
 	};
 }
 
-/** Workflows and credentials of an earlier run that ended before cleaning up (they would watch a sandbox gone). */
+/** Workflows (published or archived) and credentials of an earlier run that ended before cleaning up. */
 async function removeLeftovers(url, cookie) {
-	for (const workflow of await restRequest(url, cookie, 'GET', '/rest/workflows')) {
-		if (workflow.name.startsWith(NAME_PREFIX)) await deleteWorkflow(url, cookie, workflow.id);
+	for (const isArchived of [false, true]) {
+		const filter = encodeURIComponent(JSON.stringify({ query: NAME_PREFIX, isArchived }));
+		for (const workflow of await restRequest(url, cookie, 'GET', `/rest/workflows?filter=${filter}`)) {
+			if (workflow.name.startsWith(NAME_PREFIX)) await removeWorkflow(url, cookie, workflow.id);
+		}
 	}
 	for (const credential of await restRequest(url, cookie, 'GET', '/rest/credentials')) {
 		if (credential.name.startsWith(NAME_PREFIX)) await restRequest(url, cookie, 'DELETE', `/rest/credentials/${credential.id}`);
@@ -240,6 +243,18 @@ async function afterPoll(call, pollUser, what) {
 		quietSince = done ? (quietSince ?? Date.now()) : undefined;
 		return done && Date.now() - quietSince >= 2000;
 	});
+}
+
+/** Archives and deletes a workflow; n8n unpublishes an archived one in the background and refuses (409) to delete it until then. */
+async function removeWorkflow(url, cookie, id) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await deleteWorkflow(url, cookie, id);
+		} catch (error) {
+			if (!/HTTP 409/.test(error.message) || attempt >= 30) throw error;
+			await sleep(1000);
+		}
+	}
 }
 
 async function waitUntil(what, timeoutMs, probe) {
