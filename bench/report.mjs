@@ -1,6 +1,8 @@
 // Turns the bench's measurements into the Markdown it prints and writes to bench/RESULTS.md: the machine, how
 // each figure is measured, a summary of the goals, and one table per scenario.
 
+import { pushDetails, pushSection } from './push-report.mjs';
+
 export function median(values) {
 	const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
 	if (sorted.length === 0) return NaN;
@@ -456,9 +458,11 @@ const SECTION_BUILDERS = {
 	perItem: perItemSection,
 	scale: scaleSection,
 	queue: queueSection,
+	push: pushSection,
 };
 
 function runDetails(result) {
+	if (result.perOrder) return pushDetails(result);
 	if (result.modes) {
 		return result.modes.map((mode) => `- ${mode.mode}: ${Math.round(mode.wallMs)} ms, ${JSON.stringify(mode.byStatus)}, ${mode.requests} req${mode.perWorker ? `, per worker ${mode.perWorker.join('/')}` : ''}`).join('\n');
 	}
@@ -491,7 +495,7 @@ export function formatReport({ results, machine, latencyMs, limits, consumptionM
 	out.push('# Benchmarks: the Ollang node beside the HTTP Request node, and against the limits');
 	out.push('');
 	out.push(
-		`Written by \`${command}\` (${minutes} min). Every figure comes from this one run on this machine: medians of alternating rounds, each side in a fresh \`n8n execute\` process (scenario 8: n8n servers started for it), all against the same sandbox. Read them as ratios, not as absolute claims.`,
+		`Written by \`${command}\` (${minutes} min). Every figure comes from this one run on this machine: medians of alternating rounds, each side in a fresh \`n8n execute\` process (scenarios 8 and 9: n8n servers started for them), all against the same sandbox. Read them as ratios, not as absolute claims.`,
 	);
 	out.push('');
 	out.push('## Machine');

@@ -9,7 +9,7 @@
 //
 //   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
 //
-// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue); --rounds overrides every
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push); --rounds overrides every
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
@@ -44,6 +44,8 @@ import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
 import { summarizeProfiles } from './profile-summary.mjs';
 import { loadVerdict } from './load.mjs';
 import { inParallel } from './parallel.mjs';
+import { runPushScenario } from './push.mjs';
+import { pushSmokeProblems } from './push-report.mjs';
 import { runQueueScenario } from './queue.mjs';
 import { formatReport } from './report.mjs';
 import { NODE, buildWorkflows } from './workflows.mjs';
@@ -116,7 +118,7 @@ function perItemConcurrencies(limits) {
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
 /** Every scenario's key, in the order of the results. */
-const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue'];
+const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push'];
 
 function buildScenarios(limits) {
 	const units = SIZES.unitCount.toLocaleString('en-US');
@@ -218,6 +220,18 @@ function buildScenarios(limits) {
 			queue: true,
 			executions: queueExecutions,
 			concurrency: 10,
+		},
+		{
+			key: 'push',
+			title: `9. Push or poll: ${SMOKE ? 2 : 12} orders completing, the Ollang Callback Trigger against the polling Ollang Trigger`,
+			// bench/push.mjs: its own sandbox and \`n8n start\`; completions spread over real minutes (pauses in seconds).
+			standalone: true,
+			orders: SMOKE ? 2 : 12,
+			gapSeconds: SMOKE ? [2, 4] : [15, 45],
+			seed: SEED,
+			// The next poll comes within a minute; on a busy machine it and its execution take longer.
+			waitAfterLastMs: 150_000,
+			alignWindowToPoll: !SMOKE,
 		},
 	];
 }
@@ -561,6 +575,12 @@ function smokeProblems(selected, results, expectItems) {
 			}
 			continue;
 		}
+		if (scenario.key === 'push') {
+			const push = pushSmokeProblems(result);
+			checks += push.checks;
+			problems.push(...push.problems);
+			continue;
+		}
 		if (scenario.key === 'scale') {
 			for (const point of result.points) {
 				check(point.ok && Number.isFinite(point.ms) && point.itemsOut === point.lines, `scale, ${point.lines} lines: ${point.problem ?? `${point.itemsOut} items out`}`);
@@ -619,7 +639,7 @@ async function main() {
 	if (unknown.length > 0) throw new Error(`--only ${flags.only}: no scenario ${unknown.join(', ')} (${SCENARIO_KEYS.join(', ')})`);
 	const selected = scenarios.filter((scenario) => !ONLY || ONLY.has(scenario.key));
 	const results = [];
-	const inN8n = selected.filter((scenario) => !scenario.inProcess);
+	const inN8n = selected.filter((scenario) => !scenario.inProcess && !scenario.standalone);
 	let context;
 	if (inN8n.length > 0) {
 		log(LOG_PREFIX, `starting the sandbox (volume ${SIZES.sandboxVolume}) ...`);
@@ -668,6 +688,7 @@ async function main() {
 		}
 	}
 	for (const scenario of selected.filter((entry) => entry.inProcess)) results.push(await runTriggerScenario(runtime, scenario));
+	for (const scenario of selected.filter((entry) => entry.standalone)) results.push(await runPushScenario({ userFolder, latencyMs: LATENCY_MS, sandboxCall }, scenario));
 
 	results.sort((a, b) => SCENARIO_KEYS.indexOf(a.key) - SCENARIO_KEYS.indexOf(b.key));
 	machine.loadAverageAtEnd = os.loadavg().map((value) => value.toFixed(2)).join(' ');

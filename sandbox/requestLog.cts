@@ -14,6 +14,11 @@ export interface RequestRecord {
 	receivedAtMs: number;
 	durationMs: number;
 	fault?: 'status' | 'drop' | 'delay';
+	/**
+	 * The user whose API key made it (fixtures.users), so two clients of one account can be told apart; absent when
+	 * no key was accepted (401, unknown route, a route without authentication).
+	 */
+	userId?: string;
 }
 
 export interface RequestFilter {

@@ -117,6 +117,7 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 	try {
 		if (!match) throw shapeB(404, `Cannot ${method} ${pathname}`);
 		const user = match.route.auth === 'none' ? ANONYMOUS : authenticate(req, deps.keys, match.route.auth);
+		if (user !== ANONYMOUS) record.userId = user.id;
 		reply = await match.route.handler({ world: deps.world, user, params: match.params, query: parseQuery(url.searchParams), req });
 	} catch (error) {
 		reply = errorReply(toApiError(error, deps));

@@ -108,6 +108,23 @@ describe('authentication (X-Api-Key)', () => {
 		}
 	});
 
+	it("the request log names the user whose key made each request (two clients of one account told apart), never the key", async () => {
+		const { owner, billing } = sandbox().keys;
+		const users = sandbox().fixtures.users;
+		sandbox().requests.reset();
+		await call(sandbox(), 'GET', '/integration/credits', { key: owner });
+		await call(sandbox(), 'GET', '/integration/credits', { key: billing });
+		await call(sandbox(), 'GET', '/integration/credits', { key: 'sbx_owner_not-a-real-key-0123456789' });
+		await call(sandbox(), 'GET', '/health', { key: null });
+		expect(sandbox().requests.log.map((record) => [record.path, record.status, record.userId])).toEqual([
+			['/integration/credits', 200, users.owner.id],
+			['/integration/credits', 200, users.billing.id],
+			['/integration/credits', 401, undefined],
+			['/health', 200, undefined],
+		]);
+		expect(JSON.stringify(sandbox().requests.log)).not.toContain(owner);
+	});
+
 	it('an unknown route answers 404 shape B "Cannot METHOD /path" (before authentication)', async () => {
 		const response = await call(sandbox(), 'GET', '/integration/nope', { key: null });
 		expect(response.status).toBe(404);

@@ -184,7 +184,7 @@ describe("'after' faults: the handler acts, then the fault replaces the response
 });
 
 describe('request log', () => {
-	it('records method, route pattern, path, status, simulated and wall-clock arrival time of each API request', async () => {
+	it('records method, route pattern, path, status, simulated and wall-clock arrival time, and the key\'s user of each API request', async () => {
 		sandbox().requests.reset();
 		const orderId = sandbox().fixtures.orders.byType.cc;
 		const before = Date.now();
@@ -203,6 +203,7 @@ describe('request log', () => {
 				at: sandbox().clock.now().toISOString(),
 				receivedAtMs: expect.any(Number),
 				durationMs: expect.any(Number),
+				userId: sandbox().fixtures.users.owner.id,
 			},
 			expect.objectContaining({ path: '/integration/orders', route: '/integration/orders', status: 200 }),
 			expect.objectContaining({ path: '/integration/orders', status: 401 }),
