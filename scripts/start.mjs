@@ -99,14 +99,22 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 	const nodesOfType = (workflow, type) => workflow.nodes.filter((node) => node.type === type);
 	const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 	const CHAT_TRIGGER = '@n8n/n8n-nodes-langchain.chatTrigger';
-	// The MCP and chat examples are not run with "Execute workflow": each gets its own hint.
+	const CALLBACK_TRIGGER = 'n8n-nodes-ollang.ollangCallbackTrigger';
+	// The MCP, chat and callback examples are not run with "Execute workflow": each gets its own hint.
+	const ownHint = [MCP_TRIGGER, CHAT_TRIGGER, CALLBACK_TRIGGER];
 	const examples = workflows
-		.filter((workflow) => nodesOfType(workflow, MCP_TRIGGER).length + nodesOfType(workflow, CHAT_TRIGGER).length === 0)
+		.filter((workflow) => ownHint.every((type) => nodesOfType(workflow, type).length === 0))
 		.map((workflow) => workflow.name);
 	const credentialNames = Object.values(SANDBOX_CREDENTIALS).map((credential) => `"${credential.name}"`);
 	const mcpServers = workflows.flatMap((workflow) =>
 		nodesOfType(workflow, MCP_TRIGGER).map(
 			(node) => `  - publish "${workflow.name}" and connect an MCP client to ${n8n.url}/mcp/${node.parameters.path} (Streamable HTTP or SSE)`,
+		),
+	);
+	// The sandbox calls loopback URLs back (started with --allow-loopback-callbacks); the real API needs public https.
+	const callbacks = workflows.flatMap((workflow) =>
+		nodesOfType(workflow, CALLBACK_TRIGGER).map(
+			(node) => `  - publish "${workflow.name}" and give ${n8n.url}/webhook/${node.webhookId}/ollang-callback as the Callback URL of Order > Create or Run QC Evaluation`,
 		),
 	);
 	const chats = workflows
@@ -135,6 +143,7 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 		'  - add the "Ollang Trigger", publish the workflow, and watch orders change as the sandbox clock runs',
 		...mcpServers,
 		...chats,
+		...callbacks,
 		'  - switch the credential to the member key to see how the API answers a user without roles',
 		'',
 		` Ctrl-C stops ${queue ? 'n8n, its workers, PostgreSQL, Redis' : 'n8n'} and the sandbox.`,

@@ -9,6 +9,20 @@ export const REMEMBERED_COMPLETIONS = 10_000;
 const LOG = 'Ollang Callback Trigger:';
 
 /**
+ * n8n's store reads the node's row, adds the new keys and writes the whole row back, without a lock: two executions
+ * recording at the same moment (completions arriving together) each write their own copy, and the completions of
+ * one are forgotten. In one n8n process the records are made one after the other. (Executions on several queue-mode
+ * workers can still meet; the memory of the process receiving the callbacks drops repeats there while it runs.)
+ */
+let recording: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+	const result = recording.then(work, work);
+	recording = result.catch(() => undefined);
+	return result;
+}
+
+/**
  * The durable half of "each completion once". n8n runs a webhook trigger's execute() as the first step of the
  * execution the webhook started (WorkflowExecute.runNode), with the webhook's items as input, and there n8n's
  * deduplication store is open: in n8n's database, shared by restarts, main and workers. A completion already in it
@@ -21,10 +35,13 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	const keys = items.map((item) => String(item.json.completionKey));
 	let processed: Set<string>;
 	try {
-		const result = await this.helpers.checkProcessedAndRecord(keys, 'node', {
-			mode: 'entries',
-			maxEntries: REMEMBERED_COMPLETIONS,
-		});
+		const result = await oneAtATime(
+			async () =>
+				await this.helpers.checkProcessedAndRecord(keys, 'node', {
+					mode: 'entries',
+					maxEntries: REMEMBERED_COMPLETIONS,
+				}),
+		);
 		processed = new Set(result.processed.map(String));
 	} catch (error) {
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.

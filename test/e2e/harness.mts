@@ -341,10 +341,13 @@ export class N8nUserFolder {
 		await publishWorkflow(this.dir, id, this.commandOptions());
 	}
 
-	/** `n8n start` on a free port (`extraEnv` added to n8n's settings), with its output kept in `serverLog`. */
-	async start(extraEnv: N8nSettings = {}): Promise<RunningN8n> {
+	/**
+	 * `n8n start` on a free port, or on `port` (a restart where the URLs given out before must still reach it),
+	 * `extraEnv` added to n8n's settings, with its output kept in `serverLog`.
+	 */
+	async start(extraEnv: N8nSettings = {}, { port }: { port?: number } = {}): Promise<RunningN8n> {
 		const env = { ...this.env, ...extraEnv } as Record<string, string>;
-		return await startN8n(this.dir, { port: await freePort(), env, onLine: (line) => this.serverLog.push(line) });
+		return await startN8n(this.dir, { port: port ?? (await freePort()), env, onLine: (line) => this.serverLog.push(line) });
 	}
 
 	/** `n8n execute` of a workflow (`extraEnv` added to n8n's settings). */

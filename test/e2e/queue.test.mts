@@ -4,14 +4,16 @@
 // as production executions (a Webhook in front of their steps), so they go through Redis to a worker: each
 // execution is matched to the worker that logged it. The XLSX a worker exported is read back through the main's
 // REST API (another process). Then the Ollang Trigger on the main, with a worker killed while executions run and
-// started again: every delivery event exactly once.
+// started again: every delivery event exactly once. Last, the Ollang Callback Trigger: the main receives the
+// sandbox's callbacks, the workers run the executions (each completion once), and a repeat that reaches the main
+// after a restart is dropped by the trigger's first step on a worker (n8n's deduplication store, in PostgreSQL).
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { REPO_ROOT, callProductionWebhook, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { REPO_ROOT, activateWorkflow, callProductionWebhook, createWorkflow, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
 import { QUEUE_WORKERS, startQueueServices, workerOfExecution, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
 import {
 	byId,
@@ -29,6 +31,7 @@ import {
 	type WorkflowJson,
 } from './harness.mts';
 import { asWebhookWorkflow, everyOperationWorkflows, itemsWorkflow } from './workflows.mts';
+import { callbackWorkflow, createOrders, emittedItems, finishedExecutions, productionUrl, RECEIVED, runClockUntil, settledWithRepeats, untilRegistered } from './callbacks.mts';
 
 type Json = Record<string, unknown>;
 
@@ -290,5 +293,47 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		assert.deepEqual({ missed, duplicated }, { missed: [], duplicated: [] });
 		assert.ok(expected.length >= 6, `only ${expected.length} events happened`);
 		assert.equal(onWorkers, executions.length, 'an execution of the trigger ran outside the workers');
+	});
+
+	it("the callback trigger: each completion once, run on a worker; a repeat reaching a restarted main is dropped by n8n's deduplication store (PostgreSQL)", async () => {
+		// Saved and published through the REST API as the editor does: no CLI start of n8n, no restart for it.
+		const { workflow, webhookId } = callbackWorkflow('QueueCallbacks01', 'Queue: callbacks', {});
+		const { id, active: _active, pinData: _pinData, ...toSave } = workflow;
+		const saved = await createWorkflow(main!.url, cookie, toSave);
+		await activateWorkflow(main!.url, cookie, saved.id);
+		await untilRegistered(productionUrl(main!.url, webhookId));
+		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 1 });
+		const orderIds = await createOrders(sandbox, 3, productionUrl(main!.url, webhookId));
+		await sandbox.advanceClock(10);
+		const all = await runClockUntil(sandbox, settledWithRepeats(orderIds), { minMinutes: 3 });
+		const executions = await finishedExecutions(main!.url, cookie, saved.id, orderIds.length);
+		const emitted = emittedItems(executions).map((item) => String(item.orderId));
+		const onWorkers = executions.filter((execution) => workerOf(execution.id) !== undefined).length;
+
+		// The main is restarted: its memory of emitted completions is gone, n8n's deduplication store (in PostgreSQL) is not.
+		const originals = all.filter((delivery) => orderIds.includes(delivery.orderId) && delivery.repeatOf === null);
+		await main!.stop();
+		main = await n8n.start();
+		cookie = await signIn(main.url);
+		const url = productionUrl(main.url, webhookId);
+		await untilRegistered(url);
+		// Every completion once more: their executions recorded them at about the same moment, on two workers.
+		for (const delivery of originals) {
+			const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.body) });
+			assert.equal(answer.status, 200, await answer.text());
+		}
+		const afterRestart = (await finishedExecutions(main.url, cookie, saved.id, executions.length + originals.length)).slice(executions.length);
+		const reEmitted = emittedItems(afterRestart).map((item) => String(item.orderId));
+		console.log(
+			`queue mode callbacks: completions expected ${orderIds.length}, emitted ${new Set(emitted).size} (items ${emitted.length}), deliveries ${all.filter((d) => orderIds.includes(d.orderId)).length}; ` +
+				`executions ${executions.length}, ${onWorkers} logged by a worker; repeats after the main's restart ${originals.length}: executions ${afterRestart.length} ` +
+				`(on workers ${afterRestart.map((execution) => String((workerOf(execution.id) ?? -1) + 1)).join(', ')}), emitted again ${reEmitted.length}`,
+		);
+		assert.deepEqual([...emitted].sort(), [...orderIds].sort(), 'each completion emitted once');
+		assert.equal(onWorkers, executions.length, 'an execution of the callback trigger ran outside the workers');
+		assert.equal(originals.length, orderIds.length);
+		assert.ok(afterRestart.every((execution) => workerOf(execution.id) !== undefined), 'a repeat\'s execution ran outside the workers');
+		assert.deepEqual(reEmitted, [], 'a repeat after the restart emitted an item');
+		assert.ok(afterRestart.every((execution) => execution.status === 'success' && !(RECEIVED in execution.data.resultData.runData)), 'the node after the trigger ran for a repeat');
 	});
 });

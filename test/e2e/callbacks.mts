@@ -1,0 +1,141 @@
+// What the end-to-end tests of the Ollang Callback Trigger share (callbackTrigger.test.mts, queue.test.mts): a
+// workflow of the trigger and a node after it, its production URL, orders that call it back, the sandbox's clock
+// moved until every callback delivery has an outcome, and the completions each execution's trigger emitted.
+import { randomUUID } from 'node:crypto';
+
+import { readExecutions, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
+import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
+import { PACKAGE_NAME, SANDBOX_CREDENTIALS, triggerItems, waitFor, type SandboxClient, type WorkflowJson } from './harness.mts';
+
+export type { CallbackDelivery };
+
+export const CALLBACK_TRIGGER_NODE = `${PACKAGE_NAME}.ollangCallbackTrigger`;
+/** The webhook path the node registers (its description); n8n serves it at /webhook/<webhookId>/<path>. */
+export const CALLBACK_PATH = 'ollang-callback';
+export const CALLBACK_TRIGGER = 'On Ollang callback';
+export const RECEIVED = 'Received';
+
+/** A published-style workflow: Ollang Callback Trigger (both events, the owner key) -> No Op "Received". */
+export function callbackWorkflow(id: string, name: string, parameters: Record<string, unknown> = {}): { workflow: WorkflowJson; webhookId: string } {
+	const webhookId = randomUUID();
+	const workflow: WorkflowJson = {
+		id,
+		name,
+		nodes: [
+			{
+				id: `${id}-trigger`,
+				name: CALLBACK_TRIGGER,
+				type: CALLBACK_TRIGGER_NODE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: { events: ['orderCompleted', 'qcEvaluationCompleted'], ...parameters },
+				credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },
+			},
+			{ id: `${id}-noop`, name: RECEIVED, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
+		],
+		connections: { [CALLBACK_TRIGGER]: { main: [[{ node: RECEIVED, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
+	return { workflow, webhookId };
+}
+
+/** The trigger's production URL in an n8n at `baseUrl`, with `?token=` when the node has a secret token. */
+export function productionUrl(baseUrl: string, webhookId: string, token?: string): string {
+	return `${baseUrl}/webhook/${webhookId}/${CALLBACK_PATH}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`;
+}
+
+/** Resolves once n8n serves the published trigger's webhook (n8n 2.40 registers it shortly after publication). */
+export async function untilRegistered(url: string): Promise<void> {
+	await waitFor(
+		`n8n to register ${url}`,
+		async () => {
+			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'probe' });
+			const text = await response.text();
+			return !(response.status === 404 && text.includes('not registered'));
+		},
+		{ timeoutMs: 60_000, intervalMs: 250 },
+	);
+}
+
+/** Document orders (level 0: the sandbox completes them about 10 simulated minutes later) calling `callbackUrl` back. */
+export async function createOrders(sandbox: SandboxClient, count: number, callbackUrl: string): Promise<string[]> {
+	const fixtures = await sandbox.fixtures();
+	const languages = ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja', 'ko', 'pl', 'sv'];
+	const answer = await sandbox.call<Array<{ orderId: string }>>('POST', '/integration/orders/create', {
+		body: {
+			orderType: 'document',
+			level: 0,
+			projectId: fixtures.projects.writable,
+			targetLanguageConfigs: languages.slice(0, count).map((language) => ({ language })),
+			callbackUrl,
+		},
+	});
+	if (answer.status !== 201) throw new Error(`creating orders: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+	return answer.body.map((created) => created.orderId);
+}
+
+export async function deliveries(sandbox: SandboxClient): Promise<CallbackDelivery[]> {
+	return (await sandbox.admin<{ deliveries: CallbackDelivery[] }>('GET', 'callbacks')).deliveries;
+}
+
+/** Resolves once no callback attempt is in flight (each POST has its answer, or its failure). */
+export async function untilNoneSending(sandbox: SandboxClient): Promise<CallbackDelivery[]> {
+	return await waitFor('callback attempts in flight to end', async () => {
+		const all = await deliveries(sandbox);
+		return all.every((delivery) => delivery.status !== 'sending') ? all : undefined;
+	}, { timeoutMs: 60_000, intervalMs: 200 });
+}
+
+/**
+ * Moves the sandbox's clock a minute at a time, each minute's attempts answered before the next, until `done` holds
+ * for the deliveries (at least `minMinutes`, at most `maxMinutes`): retries come 1, 5 and 15 minutes after a failed
+ * attempt and repeats up to 2 minutes after their original. Returns the deliveries as they then are.
+ */
+export async function runClockUntil(
+	sandbox: SandboxClient,
+	done: (all: CallbackDelivery[]) => boolean,
+	{ minMinutes = 0, maxMinutes = 40 } = {},
+): Promise<CallbackDelivery[]> {
+	let all = await untilNoneSending(sandbox);
+	for (let minute = 0; minute < minMinutes || !done(all); minute++) {
+		if (minute >= maxMinutes) throw new Error(`callbacks not settled after ${maxMinutes} simulated minutes: ${JSON.stringify(all.map(({ id, orderId, status, attempts }) => ({ id, orderId, status, codes: attempts.map((a) => a.statusCode ?? a.error) })))}`);
+		await sandbox.advanceClock(1);
+		all = await untilNoneSending(sandbox);
+	}
+	return all;
+}
+
+/** Every delivery of these orders answered (2xx) or given up, and each original's repeat made (repeatProbability 1). */
+export function settledWithRepeats(orderIds: string[]): (all: CallbackDelivery[]) => boolean {
+	return (all) => {
+		const ours = all.filter((delivery) => orderIds.includes(delivery.orderId));
+		const originals = ours.filter((delivery) => delivery.repeatOf === null);
+		return originals.length >= orderIds.length && ours.length === 2 * originals.length && ours.every((delivery) => delivery.status === 'delivered' || delivery.status === 'failed');
+	};
+}
+
+/** The workflow's executions once none is running any more (n8n writes each before and after it runs). */
+export async function finishedExecutions(baseUrl: string, cookie: string, workflowId: string, atLeast: number): Promise<N8nExecution[]> {
+	let seen: N8nExecution[] = [];
+	try {
+		return await waitFor(
+			`${atLeast} finished executions of workflow ${workflowId}`,
+			async () => {
+				seen = await readExecutions(baseUrl, cookie, workflowId, { limit: 500 });
+				return seen.length >= atLeast && seen.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? seen : undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 1000 },
+		);
+	} catch (error) {
+		const found = seen.map((execution) => `${execution.id} ${execution.mode} ${execution.status}: ${JSON.stringify(triggerItems(execution, CALLBACK_TRIGGER).map((item) => item.completionKey))}`);
+		throw new Error(`${(error as Error).message}; found ${seen.length}: ${found.join('; ')}`);
+	}
+}
+
+/** What the trigger emitted, one entry per item of each execution (a repeat would show twice). */
+export function emittedItems(executions: N8nExecution[], triggerName = CALLBACK_TRIGGER): Array<Record<string, unknown> & { executionId: string }> {
+	return executions.flatMap((execution) => triggerItems(execution, triggerName).map((item) => ({ ...item, executionId: execution.id })));
+}
