@@ -11,8 +11,8 @@ const LOG = 'Ollang Callback Trigger:';
 /**
  * n8n's store reads the node's row, adds the new keys and writes the whole row back, without a lock: two executions
  * recording at the same moment (completions arriving together) each write their own copy, and the completions of
- * one are forgotten. In one n8n process the records are made one after the other. (Executions on several queue-mode
- * workers can still meet; the memory of the process receiving the callbacks drops repeats there while it runs.)
+ * one are forgotten. In one n8n process the records are made one after the other; across processes (queue-mode
+ * workers) each record is read back until it is there (`confirmRecorded`).
  */
 let recording: Promise<unknown> = Promise.resolve();
 
@@ -20,6 +20,22 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 	const result = recording.then(work, work);
 	recording = result.catch(() => undefined);
 	return result;
+}
+
+/** Read-backs of one record: another process overwriting it again right after a read-back is rarer each time. */
+const READ_BACKS = 3;
+
+/**
+ * Asks the store again for the keys just recorded: one another process's write has dropped comes back as new, and
+ * that same call writes it again. Stops when all are there (normally the first read-back).
+ */
+async function confirmRecorded(ctx: IExecuteFunctions, keys: string[]): Promise<void> {
+	let pending = keys;
+	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
+		const again = await ctx.helpers.checkProcessedAndRecord(pending, 'node', { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS });
+		pending = again.new.map(String);
+		for (const key of pending) ctx.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`);
+	}
 }
 
 /**
@@ -43,6 +59,8 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 				}),
 		);
 		processed = new Set(result.processed.map(String));
+		const recorded = result.new.map(String);
+		if (recorded.length > 0) await oneAtATime(async () => await confirmRecorded(this, recorded));
 	} catch (error) {
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);

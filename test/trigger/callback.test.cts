@@ -215,6 +215,30 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(log).toContainEqual(expect.stringMatching(/^warn: .*deduplication store could not be read \(database is locked\); emitting without the check/));
 	});
 
+	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
+		const first = await receiver();
+		const log = captureLog();
+		// n8n's store writes a node's whole row without a lock: a queue-mode worker that read the row before this
+		// record and writes after it takes the record out. The first write here is followed by such a write.
+		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+		let overwritten = 0;
+		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
+			const result = await record(items, scope, contextData, options);
+			if (overwritten++ === 0) await deduplicationStore.removeProcessed(result.new, scope, contextData, options);
+			return result;
+		});
+		const [orderId] = await createOrders(1, first.url);
+		await advance(11);
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		expect(log).toContainEqual(expect.stringMatching(/^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/));
+		jest.restoreAllMocks();
+		const restarted = await receiver({}, { restartOf: first });
+		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
+		expect((await post(restarted.url, JSON.stringify(delivery.body))).status).toBe(200);
+		expect(restarted.executionsStarted).toBe(1);
+		expect(restarted.emissions).toEqual([]);
+	});
+
 	it('two copies of one callback at once: one emission', async () => {
 		const trigger = await receiver();
 		const [orderId] = await createOrders(1, `${trigger.url}?copy=1`);
