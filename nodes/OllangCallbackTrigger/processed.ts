@@ -15,10 +15,16 @@ const KEEP_MS = 24 * 60 * 60 * 1000;
 /** Bounds the memory of a very busy node: the oldest completions are forgotten first. */
 const KEEP_AT_MOST = 20_000;
 
-/** Per workflow, node and mode: completion key -> when it was claimed (undefined while being confirmed). */
-const memory = new Map<string, Map<string, number | undefined>>();
+/** A completion being confirmed: the promise says whether it was emitted; settle() is called once it is known. */
+interface Confirming {
+	outcome: Promise<boolean>;
+	settle: (emitted: boolean) => void;
+}
 
-function memoryOf(ctx: IWebhookFunctions): Map<string, number | undefined> {
+/** Per workflow, node and mode: completion key -> when it was emitted, or its confirmation under way. */
+const memory = new Map<string, Map<string, number | Confirming>>();
+
+function memoryOf(ctx: IWebhookFunctions): Map<string, number | Confirming> {
 	const scope = `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}:${ctx.getMode()}`;
 	let keys = memory.get(scope);
 	if (keys === undefined) {
@@ -27,30 +33,50 @@ function memoryOf(ctx: IWebhookFunctions): Map<string, number | undefined> {
 	}
 	const now = Date.now();
 	for (const [key, at] of keys) {
-		if (at !== undefined && now - at <= KEEP_MS && keys.size <= KEEP_AT_MOST) break;
-		if (at !== undefined) keys.delete(key);
+		if (typeof at !== 'number') continue;
+		if (now - at <= KEEP_MS && keys.size <= KEEP_AT_MOST) break;
+		keys.delete(key);
 	}
 	return keys;
 }
 
+/** What this process knows of a completion when a callback of it arrives. */
+export type Claim =
+	| { state: 'claimed' }
+	| { state: 'emitted' }
+	/** Another request is confirming it: `outcome` says whether that one emitted it. */
+	| { state: 'confirming'; outcome: Promise<boolean> };
+
 /**
- * Claims a completion for this request: false when it was emitted already or another request is confirming it.
- * A claim is given back (`release`) when the callback is not confirmed, and kept (`record`) when emitted.
+ * Claims a completion for this request, unless it was emitted already or another request is confirming it. A claim
+ * ends with `release` (not confirmed) or `record` (emitted), which also answers the requests that waited for it.
  */
-export function claim(ctx: IWebhookFunctions, key: string): boolean {
+export function claim(ctx: IWebhookFunctions, key: string): Claim {
 	const keys = memoryOf(ctx);
-	if (keys.has(key)) return false;
-	keys.set(key, undefined);
-	return true;
+	const known = keys.get(key);
+	if (typeof known === 'number') return { state: 'emitted' };
+	if (known !== undefined) return { state: 'confirming', outcome: known.outcome };
+	let settle: (emitted: boolean) => void = () => undefined;
+	const outcome = new Promise<boolean>((resolve) => {
+		settle = resolve;
+	});
+	keys.set(key, { outcome, settle });
+	return { state: 'claimed' };
+}
+
+function end(ctx: IWebhookFunctions, key: string, emitted: boolean): void {
+	const keys = memoryOf(ctx);
+	const known = keys.get(key);
+	keys.delete(key);
+	// Re-inserted at the end: the map stays in emission order, oldest first.
+	if (emitted) keys.set(key, Date.now());
+	if (known !== undefined && typeof known !== 'number') known.settle(emitted);
 }
 
 export function release(ctx: IWebhookFunctions, key: string): void {
-	memoryOf(ctx).delete(key);
+	end(ctx, key, false);
 }
 
 export function record(ctx: IWebhookFunctions, key: string): void {
-	const keys = memoryOf(ctx);
-	// Re-inserted at the end: the map stays in emission order, oldest first.
-	keys.delete(key);
-	keys.set(key, Date.now());
+	end(ctx, key, true);
 }

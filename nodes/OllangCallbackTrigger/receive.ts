@@ -24,7 +24,7 @@ function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWeb
 const BUDGET_STEP_MS = 250;
 
 /** The confirmation, or an error once the budget is spent (the read may go on; its result is not waited for). */
-async function withinBudget(work: Promise<Confirmation>): Promise<Confirmation> {
+async function withinBudget<T>(work: Promise<T>): Promise<T> {
 	let settled = false;
 	const tracked = work.finally(() => {
 		settled = true;
@@ -55,9 +55,21 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		return answer(this, 200, { received: true });
 	}
 	const key = completionKey(callback);
-	if (!claim(this, key)) {
-		this.logger.info(`${LOG} repeated callback dropped (${key}): this completion was emitted already or is being confirmed`);
+	const claimed = claim(this, key);
+	if (claimed.state === 'emitted') {
+		this.logger.info(`${LOG} repeated callback dropped (${key}): this completion was emitted already`);
 		return answer(this, 200, { received: true });
+	}
+	if (claimed.state === 'confirming') {
+		// A copy arriving while another is confirmed gets that one's answer: dropped once it is emitted, asked to come
+		// again when it is not (else a 503 lost on the way to the first sender would lose the event).
+		const emitted = await withinBudget(claimed.outcome).catch(() => false);
+		if (emitted) {
+			this.logger.info(`${LOG} repeated callback dropped (${key}): a copy that arrived with it was emitted`);
+			return answer(this, 200, { received: true });
+		}
+		this.logger.warn(`${LOG} ${key}: a copy that arrived with this callback was not emitted; answered 503 so the API sends it again`);
+		return answer(this, 503, { message: 'Could not confirm the callback with the Ollang API yet; send it again later' });
 	}
 	let confirmation: Confirmation;
 	try {

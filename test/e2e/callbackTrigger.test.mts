@@ -127,7 +127,7 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		assert.equal(executions.length, 8, 'one execution per completion');
 		assert.ok(executions.every((execution) => execution.status === 'success' && execution.mode === 'webhook'), JSON.stringify(executions.map((e) => [e.mode, e.status])));
 		// The failing confirmations were answered 503 and emitted on a later delivery. (A repeat alongside the original
-		// finds the completion being confirmed and is answered 200; the copy answered 503 is sent again.)
+		// waits for that confirmation and gets its answer: 503 too, so both copies are sent again.)
 		for (const orderId of failing) {
 			assert.ok(ours.some((delivery) => delivery.orderId === orderId && delivery.attempts[0].statusCode === 503), `no 503 for ${orderId}: ${JSON.stringify(codes(orderId))}`);
 			assert.ok(n8n.serverLog.some((line) => line.includes(`could not confirm order:${orderId}:`) && line.includes('answered 503')), `no log line for ${orderId}`);

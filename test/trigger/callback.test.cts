@@ -249,6 +249,26 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
 		expect(other.emissions.flat().map((item) => item.orderId)).toEqual([orderId]);
 	});
+
+	it('a copy arriving while another is confirmed gets that one\'s answer: 503 for both when the API cannot confirm, then one emission', async () => {
+		const trigger = await receiver();
+		const [orderId] = await createOrders(1, `${trigger.url}?copy=2`);
+		await advance(11);
+		const body = JSON.stringify(sandbox.callbacks.list().find((each) => each.orderId === orderId)!.body);
+		const other = await receiver();
+		// The confirming read fails (more often than the transport retries it), slowly enough for the copies to meet.
+		sandbox.faults.add({ kind: 'status', status: 500, path: `/integration/orders/${orderId}`, times: 4, delayMs: 150 });
+		const reads = orderReads();
+		const answers = await Promise.all([post(other.url, body), post(other.url, body)]);
+		expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
+		expect(other.emissions).toEqual([]);
+		// The copies shared one confirmation.
+		expect(orderReads() - reads).toBe(4);
+		sandbox.faults.clear();
+		const again = await Promise.all([post(other.url, body), post(other.url, body)]);
+		expect(again.map((answer) => answer.status)).toEqual([200, 200]);
+		expect(tally([orderId], other.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+	});
 });
 
 describe('Ollang Callback Trigger: what is not a confirmed callback', () => {
