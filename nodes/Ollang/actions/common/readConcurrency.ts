@@ -17,7 +17,7 @@ const readConcurrencyOption: INodeProperties = {
 	type: 'number',
 	default: READ_ITEM_CONCURRENCY,
 	typeOptions: { minValue: 1, maxValue: MAX_READ_CONCURRENCY },
-	description: `How many input items are read at the same time (1 to ${MAX_READ_CONCURRENCY}). The Ollang API publishes no rate limit; when it answers 429, each request waits as long as the answer's "Retry-After" asks (up to ${RETRY_POLICY.maxRetryAfterMs / 1000} s) and is sent again.`,
+	description: `How many input items are read at the same time (1 to ${MAX_READ_CONCURRENCY}); a Return All listing also reads up to 10 pages at a time within each item. The Ollang API publishes no rate limit; when it answers 429, each request waits as long as the answer's "Retry-After" asks (up to ${RETRY_POLICY.maxRetryAfterMs / 1000} s) and is sent again.`,
 };
 
 /**
