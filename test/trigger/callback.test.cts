@@ -224,7 +224,7 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		let overwritten = 0;
 		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
 			const result = await record(items, scope, contextData, options);
-			if (overwritten++ === 0) await deduplicationStore.removeProcessed(result.new, scope, contextData, options);
+			if (overwritten++ === 0) await deduplicationStore.removeProcessed(result.new, scope, contextData);
 			return result;
 		});
 		const [orderId] = await createOrders(1, first.url);
