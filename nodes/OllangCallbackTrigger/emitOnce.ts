@@ -1,4 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDeduplicationOutput, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 /**
  * Completions n8n's deduplication store keeps per node (the entries of one row in n8n's database). Repeats come
@@ -22,6 +23,25 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 	return result;
 }
 
+/** Tries of one store call: the node's first record is an insert, and two processes inserting at once collide. */
+const STORE_TRIES = 3;
+
+/**
+ * One call to n8n's store, tried again when it fails: the first record of a node inserts its row, and when two
+ * processes (queue-mode workers) insert at the same moment n8n's database refuses the second; tried again it finds
+ * the row and adds to it.
+ */
+async function checkAndRecord(ctx: IExecuteFunctions, keys: string[]): Promise<IDeduplicationOutput> {
+	for (let tried = 1; ; tried++) {
+		try {
+			return await ctx.helpers.checkProcessedAndRecord(keys, 'node', { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS });
+		} catch (error) {
+			if (tried >= STORE_TRIES) throw error;
+			await sleep(100 * tried);
+		}
+	}
+}
+
 /** Read-backs of one record: another process overwriting it again right after a read-back is rarer each time. */
 const READ_BACKS = 3;
 
@@ -32,7 +52,7 @@ const READ_BACKS = 3;
 async function confirmRecorded(ctx: IExecuteFunctions, keys: string[]): Promise<void> {
 	let pending = keys;
 	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
-		const again = await ctx.helpers.checkProcessedAndRecord(pending, 'node', { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS });
+		const again = await checkAndRecord(ctx, pending);
 		pending = again.new.map(String);
 		for (const key of pending) ctx.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`);
 	}
@@ -51,13 +71,7 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	const keys = items.map((item) => String(item.json.completionKey));
 	let processed: Set<string>;
 	try {
-		const result = await oneAtATime(
-			async () =>
-				await this.helpers.checkProcessedAndRecord(keys, 'node', {
-					mode: 'entries',
-					maxEntries: REMEMBERED_COMPLETIONS,
-				}),
-		);
+		const result = await oneAtATime(async () => await checkAndRecord(this, keys));
 		processed = new Set(result.processed.map(String));
 		const recorded = result.new.map(String);
 		if (recorded.length > 0) await oneAtATime(async () => await confirmRecorded(this, recorded));

@@ -64,6 +64,9 @@ export const WITH_N8N_3_DEFAULTS = process.env.OLLANG_N8N_DEFAULTS === '3.0';
 export const PACKAGE_NAME = 'n8n-nodes-ollang';
 export const OLLANG_NODE = `${PACKAGE_NAME}.ollang`;
 export const OLLANG_TRIGGER_NODE = `${PACKAGE_NAME}.ollangTrigger`;
+export const OLLANG_CALLBACK_TRIGGER_NODE = `${PACKAGE_NAME}.ollangCallbackTrigger`;
+/** Every node type the package ships (package.json#n8n), sorted. */
+export const OLLANG_NODE_TYPES = [OLLANG_NODE, OLLANG_CALLBACK_TRIGGER_NODE, OLLANG_TRIGGER_NODE].sort();
 
 // Under tsx, an ESM import of exceljs fails inside its dependencies (sandbox/README.md); require works.
 const requireCommonJs = createRequire(import.meta.url);

@@ -35,7 +35,7 @@ import {
 	EVERY_DELIVERY_EVENT,
 	N8nUserFolder,
 	OLLANG_NODE,
-	OLLANG_TRIGGER_NODE,
+	OLLANG_NODE_TYPES,
 	PACKAGE_NAME,
 	pollTriggerWorkflow,
 	SandboxClient,
@@ -241,11 +241,11 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		assert.equal(answer.status, 200, answer.message);
 		assert.equal(answer.data.packageName, PACKAGE_NAME);
 		assert.equal(answer.data.installedVersion, firstVersion);
-		assert.deepEqual(answer.data.installedNodes.map((node) => node.type).sort(), [OLLANG_NODE, OLLANG_TRIGGER_NODE]);
+		assert.deepEqual(answer.data.installedNodes.map((node) => node.type).sort(), OLLANG_NODE_TYPES);
 		assert.equal(ledgerDependency(), firstVersion);
 
 		const nodeTypes = await listLoadedNodeTypes(server!.url, cookie);
-		for (const type of [OLLANG_NODE, OLLANG_TRIGGER_NODE]) assert.ok(nodeTypes.includes(type), `${type} in n8n's node list`);
+		for (const type of OLLANG_NODE_TYPES) assert.ok(nodeTypes.includes(type), `${type} in n8n's node list`);
 		const credentialTypes = (await (await n8nFetch(new URL('/types/credentials.json', server!.url), { headers: { cookie } })).json()) as Array<{ name: string }>;
 		assert.ok(credentialTypes.some((type) => type.name === CREDENTIAL_TYPE), 'the Ollang API credential type is known');
 		summary.push(`  install ${PACKAGE_NAME}@${firstVersion}: ${seconds} s (POST /rest/community-packages), nodes ${answer.data.installedNodes.map((node) => node.type).join(', ')}`);
@@ -349,7 +349,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		await assertNothingInstalled('after the uninstall', { ledger: false });
 		const leftover = ledgerDependency();
 		const nodeTypes = await listLoadedNodeTypes(server!.url, cookie);
-		assert.equal(nodeTypes.includes(OLLANG_TRIGGER_NODE), false);
+		for (const type of OLLANG_NODE_TYPES) assert.equal(nodeTypes.includes(type), false, `${type} still loaded after the uninstall`);
 
 		// What the editor opens: the workflow, its nodes of a type n8n no longer has (the editor's missing-node state).
 		const workflow = await restRequest<{ nodes: Array<{ type: string }> }>(server!.url, cookie, 'GET', `/rest/workflows/${workflows.v2!}`);

@@ -15,8 +15,7 @@ import {
 	filesUnder,
 	jsonOf,
 	N8nUserFolder,
-	OLLANG_NODE,
-	OLLANG_TRIGGER_NODE,
+	OLLANG_NODE_TYPES,
 	outputOf,
 	readBinary,
 	readExample,
@@ -125,7 +124,7 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 	}
 
 	it('loads from where n8n installs community packages, with everything it requires resolvable there', () => {
-		assert.deepEqual([...installed.nodeTypes].sort(), [OLLANG_NODE, OLLANG_TRIGGER_NODE]);
+		assert.deepEqual([...installed.nodeTypes].sort(), OLLANG_NODE_TYPES);
 		assert.deepEqual(installed.credentialTypes, ['ollangApi']);
 		assert.ok(installed.packageDir.startsWith(path.join(n8n.dir, '.n8n', 'nodes', 'node_modules')), installed.packageDir);
 		// n8n itself provides the peer dependency; everything else must resolve from the installed files.

@@ -239,6 +239,27 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(restarted.emissions).toEqual([]);
 	});
 
+	it('a store call refused once (two workers inserting the node\'s first record at once) is tried again: recorded, and a repeat after a restart dropped', async () => {
+		const first = await receiver();
+		const log = captureLog();
+		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+		let calls = 0;
+		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (...args) => {
+			if (calls++ === 0) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+			return await record(...args);
+		});
+		const [orderId] = await createOrders(1, first.url);
+		await advance(11);
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		expect(log.filter((line) => line.startsWith('warn:'))).toEqual([]);
+		jest.restoreAllMocks();
+		const restarted = await receiver({}, { restartOf: first });
+		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
+		expect((await post(restarted.url, JSON.stringify(delivery.body))).status).toBe(200);
+		expect(restarted.executionsStarted).toBe(1);
+		expect(restarted.emissions).toEqual([]);
+	});
+
 	it('two copies of one callback at once: one emission', async () => {
 		const trigger = await receiver();
 		const [orderId] = await createOrders(1, `${trigger.url}?copy=1`);
