@@ -1,5 +1,5 @@
 import type { IDeduplicationOutput, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
  * Completions n8n's deduplication store keeps per node (the entries of one row in n8n's database). Repeats come
@@ -36,7 +36,7 @@ async function checkAndRecord(ctx: IExecuteFunctions, keys: string[]): Promise<I
 		try {
 			return await ctx.helpers.checkProcessedAndRecord(keys, 'node', { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS });
 		} catch (error) {
-			if (tried >= STORE_TRIES) throw error;
+			if (tried >= STORE_TRIES) throw new NodeOperationError(ctx.getNode(), error as Error);
 			await sleep(100 * tried);
 		}
 	}
