@@ -34,12 +34,7 @@ export class RequestLog {
 	private open = 0;
 	private mostOpen = 0;
 
-	/** A request arrived: it is open until its response is sent or its connection dropped (`closed`). */
-	opened(): void {
-		this.open++;
-		this.mostOpen = Math.max(this.mostOpen, this.open);
-	}
-
+	/** A request's response was sent or its connection dropped: it is no longer open (it opened with `add`). */
 	closed(): void {
 		this.open--;
 	}
@@ -54,10 +49,13 @@ export class RequestLog {
 		return this.mostOpen;
 	}
 
+	/** A request arrived: recorded, and open until `closed`. */
 	add(record: RequestRecord): void {
 		// A long-running demo must not grow without bound; the oldest half goes.
 		if (this.log.length >= MAX_RECORDS) this.log.splice(0, MAX_RECORDS / 2);
 		this.log.push(record);
+		this.open++;
+		this.mostOpen = Math.max(this.mostOpen, this.open);
 	}
 
 	count(filter: RequestFilter = {}): number {

@@ -5,7 +5,6 @@ import { apiPath, apiRequest } from '../Ollang/transport';
 import { asNodeError } from '../OllangTrigger/pollSession';
 import type { Callback } from './callback';
 
-/** What the API says about a callback: confirmed with the item to emit, or not, and why. */
 /**
  * What the API says about a callback: confirmed with the item to emit, or not and why. `later`: the API may not show
  * it yet (the order not completed, the evaluation still running), so the API is asked to call again.

@@ -98,7 +98,6 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
 		durationMs: 0,
 	};
 	deps.requests.add(record);
-	deps.requests.opened();
 	res.on('close', () => {
 		deps.requests.closed();
 		record.status = res.headersSent ? res.statusCode : null;
