@@ -12,8 +12,8 @@ import type { World } from './world.cts';
 /**
  * The API's completion callbacks (public reference §1 "Callbacks", §3.2): a POST of JSON with a 10 s timeout when
  * an order completes (to the order's callbackUrl) and when a QC evaluation finishes (to the QC's callbackUrl).
- * At least once: a failed delivery is tried again after RETRY_MINUTES on the sandbox's clock, and a delivery is
- * sometimes sent twice (repeatProbability, drawn from the seeded RNG). Nothing here changes an order.
+ * At least once: a failed delivery is tried again as the retry policy says (RETRY_POLICIES, on the sandbox's clock), and a
+ * delivery is sometimes sent twice (repeatProbability, drawn from the seeded RNG). Nothing here changes an order.
  */
 
 export interface CallbackSettings {
@@ -28,12 +28,24 @@ export interface CallbackSettings {
 	 * arrives, so a receiver's fallback can be tested). Counts down; default 0.
 	 */
 	dropNext: number;
+	/** How a failed delivery is tried again (RETRY_POLICIES). Default 'three'. */
+	retries: RetryPolicy;
 }
 
-export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000, dropNext: 0 };
+/**
+ * Simulated minutes before each further attempt of a failed delivery, per policy; after the last it is given up.
+ * The reference does not say how often the real API tries: 'three' is the sandbox's default, 'none' and 'once' show
+ * what a receiver loses if the API tries less.
+ */
+export const RETRY_POLICIES = Object.freeze({ none: [], once: [1], three: [1, 5, 15] } satisfies Record<string, readonly number[]>);
+export type RetryPolicy = keyof typeof RETRY_POLICIES;
+export const RETRY_POLICY_NAMES = Object.keys(RETRY_POLICIES) as RetryPolicy[];
 
-/** Simulated minutes before the 2nd, 3rd and 4th attempt of a failed delivery; after the 4th it is given up. */
-export const RETRY_MINUTES: readonly number[] = [1, 5, 15];
+export function isRetryPolicy(value: unknown): value is RetryPolicy {
+	return typeof value === 'string' && Object.hasOwn(RETRY_POLICIES, value);
+}
+
+export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000, dropNext: 0, retries: 'three' };
 
 /** A repeat is sent this many simulated minutes after its original (0: in the same clock step, alongside it). */
 const REPEAT_DELAY_MINUTES: readonly [number, number] = [0, 2];
@@ -102,6 +114,7 @@ export class CallbackDispatcher implements CallbackSink {
 		}
 		if (!(next.timeoutMs > 0)) throw new RangeError(`callbacks.timeoutMs must be > 0, got ${next.timeoutMs}`);
 		if (!(Number.isInteger(next.dropNext) && next.dropNext >= 0)) throw new RangeError(`callbacks.dropNext must be a whole number >= 0, got ${next.dropNext}`);
+		if (!isRetryPolicy(next.retries)) throw new RangeError(`callbacks.retries must be one of ${RETRY_POLICY_NAMES.join(', ')}, got ${String(next.retries)}`);
 		Object.assign(this.settings, next);
 	}
 
@@ -194,7 +207,8 @@ export class CallbackDispatcher implements CallbackSink {
 			delivery.status = 'delivered';
 			return;
 		}
-		const wait = RETRY_MINUTES[attempt.number - 1];
+		// The policy when the attempt failed: a change applies to the retries still to come.
+		const wait: number | undefined = RETRY_POLICIES[this.settings.retries][attempt.number - 1];
 		if (wait === undefined || this.signal.aborted) {
 			delivery.status = 'failed';
 			return;
@@ -212,6 +226,7 @@ const settingsBody = z
 		repeatProbability: z.number().min(0).max(1).optional(),
 		timeoutMs: z.number().positive().optional(),
 		dropNext: z.number().int().min(0).optional(),
+		retries: z.enum(RETRY_POLICY_NAMES as [RetryPolicy, ...RetryPolicy[]]).optional(),
 	})
 	.strict();
 

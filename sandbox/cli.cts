@@ -1,16 +1,18 @@
 import { parseArgs } from 'node:util';
+import { isRetryPolicy, RETRY_POLICIES, RETRY_POLICY_NAMES, type RetryPolicy } from './callbacks.cts';
 import { DRIFT_MODES, type DriftMode, isDriftMode } from './drift.cts';
 import { type ListingGrowth, startSandbox, type SandboxOptions } from './index.cts';
 
 /**
  * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
- *   [--allow-loopback-callbacks] [--callback-repeat P] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]`
+ *   [--allow-loopback-callbacks] [--callback-repeat P] [--callback-retries none|once|three] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]`
  * Prints the base URL and keys for people, and one `SANDBOX_READY {json}` line for scripts.
  */
 const USAGE = `usage: npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
-    [--allow-loopback-callbacks] [--callback-repeat P] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]
+    [--allow-loopback-callbacks] [--callback-repeat P] [--callback-retries none|once|three] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]
   --allow-loopback-callbacks: completion callbacks may target loopback (a local n8n); the real API refuses them
   --callback-repeat P: chance (0 to 1) that a callback delivery is sent twice (default 0.1)
+  --callback-retries: how a failed callback is tried again (simulated minutes after the failure): ${RETRY_POLICY_NAMES.map((name) => `${name} [${RETRY_POLICIES[name].join(', ')}]`).join(', ')} (default three)
   growth: new consumption lines / orders after each answered page of their listing (sandbox/README.md)
   drift modes (answer as a changed or hostile service would, for npm run contract):
 ${Object.entries(DRIFT_MODES).map(([mode, what]) => `    ${mode}: ${what}`).join('\n')}`;
@@ -39,6 +41,12 @@ function growthFlag(value: string | undefined): Partial<ListingGrowth> | undefin
 	return growth;
 }
 
+function retriesFlag(value: string | undefined): RetryPolicy | undefined {
+	if (value === undefined) return undefined;
+	if (!isRetryPolicy(value)) throw new Error(`--callback-retries must be one of ${RETRY_POLICY_NAMES.join(', ')}, got "${value}"`);
+	return value;
+}
+
 function numberFlag(name: string, value: string | undefined, min: number): number | undefined {
 	if (value === undefined) return undefined;
 	const parsed = Number(value);
@@ -61,6 +69,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 			drift: { type: 'string' },
 			'allow-loopback-callbacks': { type: 'boolean' },
 			'callback-repeat': { type: 'string' },
+			'callback-retries': { type: 'string' },
 			growth: { type: 'string' },
 			help: { type: 'boolean' },
 		},
@@ -77,6 +86,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 	const speed = numberFlag('realtime', values.realtime, Number.MIN_VALUE);
 	const repeat = numberFlag('callback-repeat', values['callback-repeat'], 0);
 	if (repeat !== undefined && repeat > 1) throw new Error(`--callback-repeat must be a number from 0 to 1, got "${values['callback-repeat']}"`);
+	const retries = retriesFlag(values['callback-retries']);
 	return {
 		port: numberFlag('port', values.port, 0),
 		seed: numberFlag('seed', values.seed, 0),
@@ -88,6 +98,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 		callbacks: {
 			allowLoopback: values['allow-loopback-callbacks'] ?? false,
 			...(repeat === undefined ? {} : { repeatProbability: repeat }),
+			...(retries === undefined ? {} : { retries }),
 		},
 		listingGrowth: growthFlag(values.growth),
 	};
@@ -110,6 +121,7 @@ async function main(): Promise<void> {
 	console.log(`  X-Api-Key member  (no role):               ${keys.member}`);
 	console.log(`  admin: ${baseUrl}/__sandbox/info`);
 	if (options.callbacks?.allowLoopback) console.log('  callbacks: loopback targets allowed (a local n8n; the real API refuses them)');
+	if (options.callbacks?.retries) console.log(`  callbacks: failed deliveries retried ${options.callbacks.retries} ([${RETRY_POLICIES[options.callbacks.retries].join(', ')}] simulated minutes)`);
 	if (options.listingGrowth) console.log(`  listing growth after each answered page: ${JSON.stringify(sandbox.setListingGrowth({}))}`);
 	if (options.drift) console.log(`  drift: ${options.drift.map((mode) => `${mode} (${DRIFT_MODES[mode]})`).join('; ')}`);
 	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl, keys })}`);

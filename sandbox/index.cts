@@ -29,7 +29,7 @@ import { createSimulate, type Simulate } from './simulate.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 import type { ProgressionSettings, World } from './world.cts';
 
-export type { CallbackAttempt, CallbackDelivery, CallbackSettings } from './callbacks.cts';
+export type { CallbackAttempt, CallbackDelivery, CallbackSettings, RetryPolicy } from './callbacks.cts';
 export type { DriftMode } from './drift.cts';
 export { DRIFT_MODES } from './drift.cts';
 export type { FaultRule } from './faults.cts';
@@ -83,7 +83,7 @@ export interface SandboxOptions {
 	vectorizationFailureRate?: number;
 	/** Answer as a changed or hostile service would (sandbox/drift.cts), for the contract check's tests. */
 	drift?: DriftMode[];
-	/** Completion callbacks (sandbox/callbacks.cts): loopback targets, the repeat chance, the timeout. */
+	/** Completion callbacks (sandbox/callbacks.cts): loopback targets, the repeat chance, the timeout, the retry policy. */
 	callbacks?: Partial<CallbackSettings>;
 	/** New rows after each answered page of the consumption and orders listings (sandbox/growth.cts); none by default. */
 	listingGrowth?: Partial<ListingGrowth>;

@@ -202,6 +202,58 @@ describe('retries (at least once)', () => {
 		expect(receiver.received).toHaveLength(4);
 	});
 
+	it.each([
+		['none', [0]],
+		['once', [0, 1]],
+		['three', [0, 1, 6, 21]],
+	] as const)('retry policy %s: attempts at %j simulated minutes, then given up (admin route)', async (retries, minutes) => {
+		receiver.answer = (_request, response) => response.writeHead(503).end();
+		const settings = await fetch(`${sandbox().baseUrl}/__sandbox/callbacks/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ retries }) });
+		expect(((await settings.json()) as any).retries).toBe(retries);
+		try {
+			const { orderId } = await createOrder(sandbox(), `${receiver.url}/policy-${retries}`);
+			await advance(sandbox(), 11);
+			for (let minute = 0; minute < 30; minute++) await advance(sandbox(), 1);
+			const [failed] = deliveriesOf(sandbox(), orderId);
+			expect(failed.status).toBe('failed');
+			expect(failed.attempts.map((attempt) => (Date.parse(attempt.at) - Date.parse(failed.attempts[0].at)) / 60_000)).toEqual(minutes);
+			expect(receiver.received.filter((request) => request.path === `/policy-${retries}`)).toHaveLength(minutes.length);
+		} finally {
+			sandbox().callbacks.settings.retries = 'three';
+		}
+	});
+
+	it("the programmatic option: startSandbox({ callbacks: { retries: 'none' } }) gives up after the first attempt; an unknown policy is refused", async () => {
+		await expect(startSandbox({ quiet: true, callbacks: { retries: 'twice' as never } })).rejects.toThrow('callbacks.retries must be one of none, once, three, got twice');
+		const strict = await startSandbox({ quiet: true, callbacks: { allowLoopback: true, repeatProbability: 0, retries: 'none' } });
+		try {
+			receiver.answer = (_request, response) => response.writeHead(503).end();
+			const { orderId } = await createOrder(strict, `${receiver.url}/programmatic-none`);
+			await advance(strict, 11);
+			await advance(strict, 30);
+			const [failed] = strict.callbacks.list().filter((delivery) => delivery.orderId === orderId);
+			expect([strict.callbacks.settings.retries, failed.status, failed.attempts.length]).toEqual(['none', 'failed', 1]);
+		} finally {
+			await strict.close();
+		}
+	});
+
+	it('a policy changed while a delivery waits applies to its retries still to come', async () => {
+		receiver.answer = (_request, response) => response.writeHead(500).end();
+		const { orderId } = await createOrder(sandbox(), `${receiver.url}/changed`);
+		await advance(sandbox(), 11);
+		expect(deliveriesOf(sandbox(), orderId)[0].status).toBe('waiting');
+		await fetch(`${sandbox().baseUrl}/__sandbox/callbacks/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ retries: 'once' }) });
+		try {
+			await advance(sandbox(), 1);
+			await advance(sandbox(), 30);
+			const [failed] = deliveriesOf(sandbox(), orderId);
+			expect([failed.status, failed.attempts.length]).toEqual(['failed', 2]);
+		} finally {
+			sandbox().callbacks.settings.retries = 'three';
+		}
+	});
+
 	it('a connection refused is a failed attempt too, retried', async () => {
 		const gone = new Receiver();
 		await gone.start();
@@ -436,7 +488,7 @@ describe('GET /__sandbox/callbacks', () => {
 		await advance(sandbox(), 1);
 		const all = (await (await fetch(`${sandbox().baseUrl}/__sandbox/callbacks`)).json()) as any;
 		expect(all.count).toBe(2);
-		expect(all.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0 });
+		expect(all.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0, retries: 'three' });
 		expect(all.deliveries.map((delivery: any) => delivery.orderId).sort()).toEqual([one.orderId, two.orderId].sort());
 		for (const delivery of all.deliveries) {
 			expect(delivery).toEqual(
@@ -464,9 +516,10 @@ describe('GET /__sandbox/callbacks', () => {
 		expect((await put({ repeatProbability: 2 })).status).toBe(400);
 		expect((await put({ timeoutMs: 0 })).status).toBe(400);
 		expect((await put({ retries: 3 })).status).toBe(400);
+		expect((await put({ retries: 'twice' })).status).toBe(400);
 		expect((await put({ dropNext: -1 })).status).toBe(400);
 		expect((await put({ dropNext: 1.5 })).status).toBe(400);
-		expect(sandbox().callbacks.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0 });
+		expect(sandbox().callbacks.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0, retries: 'three' });
 	});
 });
 
@@ -474,8 +527,8 @@ describe('npm run sandbox flags', () => {
 	const ROOT = join(__dirname, '..', '..');
 	const runCli = (args: string[]) => spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['sandbox/cli.cts', '--port', '0', ...args], { cwd: ROOT });
 
-	it('--allow-loopback-callbacks and --callback-repeat set the callback settings; an out-of-range repeat exits 2', async () => {
-		const child = runCli(['--allow-loopback-callbacks', '--callback-repeat', '0.5']);
+	it('--allow-loopback-callbacks, --callback-repeat and --callback-retries set the callback settings; an out-of-range repeat or unknown policy exits 2', async () => {
+		const child = runCli(['--allow-loopback-callbacks', '--callback-repeat', '0.5', '--callback-retries', 'once']);
 		try {
 			let output = '';
 			const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -488,7 +541,8 @@ describe('npm run sandbox flags', () => {
 			});
 			expect(output).toContain('callbacks: loopback targets allowed');
 			const listing = (await (await fetch(`${baseUrl}/__sandbox/callbacks`)).json()) as any;
-			expect(listing).toEqual({ count: 0, settings: { allowLoopback: true, repeatProbability: 0.5, timeoutMs: 10_000, dropNext: 0 }, deliveries: [] });
+			expect(output).toContain('callbacks: failed deliveries retried once ([1] simulated minutes)');
+			expect(listing).toEqual({ count: 0, settings: { allowLoopback: true, repeatProbability: 0.5, timeoutMs: 10_000, dropNext: 0, retries: 'once' }, deliveries: [] });
 		} finally {
 			child.kill('SIGTERM');
 			await once(child, 'exit');
@@ -501,5 +555,12 @@ describe('npm run sandbox flags', () => {
 		const [code] = await once(bad, 'exit');
 		expect(code).toBe(2);
 		expect(errors).toContain('--callback-repeat must be a number from 0 to 1, got "2"');
+		const unknown = runCli(['--callback-retries', 'twice']);
+		let unknownErrors = '';
+		unknown.stderr.on('data', (chunk: Buffer) => {
+			unknownErrors += chunk.toString('utf8');
+		});
+		expect((await once(unknown, 'exit'))[0]).toBe(2);
+		expect(unknownErrors).toContain('--callback-retries must be one of none, once, three, got "twice"');
 	});
 });
