@@ -162,11 +162,13 @@ function pollOrderIds(items) {
 	return items.filter((item) => COMPLETION_EVENTS.includes(item.type)).map((item) => item.orderId);
 }
 
-/** Reads a workflow's finished executions through n8n's REST API, each one's run data once. */
-class ExecutionReader {
-	constructor(url, cookie) {
+/** Reads a workflow's finished executions through n8n's REST API, each one's run data once (also bench/bursts.mjs). */
+export class ExecutionReader {
+	/** `limit`: the most recent executions read (n8n's list is newest first). */
+	constructor(url, cookie, { limit = 250 } = {}) {
 		this.url = url;
 		this.cookie = cookie;
+		this.limit = limit;
 		this.details = new Map();
 	}
 
@@ -174,7 +176,7 @@ class ExecutionReader {
 	async starts(workflowId, nodeName, orderIdsOf) {
 		const { parse } = requireFromN8n(await ensureRuntime(), 'flatted');
 		const starts = new Map();
-		for (const summary of await readExecutionSummaries(this.url, this.cookie, workflowId)) {
+		for (const summary of await readExecutionSummaries(this.url, this.cookie, workflowId, { limit: this.limit })) {
 			if (summary.status === 'new' || summary.status === 'running') continue;
 			if (!this.details.has(summary.id)) {
 				const detail = await restRequest(this.url, this.cookie, 'GET', `/rest/executions/${summary.id}`);
@@ -246,7 +248,7 @@ async function afterPoll(call, pollUser, what) {
 }
 
 /** Archives and deletes a workflow; n8n unpublishes an archived one in the background and refuses (409) to delete it until then. */
-async function removeWorkflow(url, cookie, id) {
+export async function removeWorkflow(url, cookie, id) {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await deleteWorkflow(url, cookie, id);

@@ -1,6 +1,7 @@
 // Turns the bench's measurements into the Markdown it prints and writes to bench/RESULTS.md: the machine, how
 // each figure is measured, a summary of the goals, and one table per scenario.
 
+import { burstsDetails, burstsSection } from './bursts-report.mjs';
 import { pushDetails, pushSection } from './push-report.mjs';
 
 export function median(values) {
@@ -459,10 +460,12 @@ const SECTION_BUILDERS = {
 	scale: scaleSection,
 	queue: queueSection,
 	push: pushSection,
+	bursts: burstsSection,
 };
 
 function runDetails(result) {
 	if (result.perOrder) return pushDetails(result);
+	if (result.key === 'bursts') return burstsDetails(result);
 	if (result.modes) {
 		return result.modes.map((mode) => `- ${mode.mode}: ${Math.round(mode.wallMs)} ms, ${JSON.stringify(mode.byStatus)}, ${mode.requests} req${mode.perWorker ? `, per worker ${mode.perWorker.join('/')}` : ''}`).join('\n');
 	}

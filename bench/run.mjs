@@ -9,7 +9,7 @@
 //
 //   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
 //
-// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push); --rounds overrides every
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push, bursts); --rounds overrides every
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
@@ -39,11 +39,13 @@ import {
 	packageSourceHash,
 	runN8n,
 } from '../scripts/n8n/runtime.mjs';
-import { QUEUE_WORKERS } from '../scripts/n8n/queue-mode.mjs';
+import { QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS } from '../scripts/n8n/queue-mode.mjs';
 import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
 import { summarizeProfiles } from './profile-summary.mjs';
 import { loadVerdict } from './load.mjs';
 import { inParallel } from './parallel.mjs';
+import { runBurstsScenario } from './bursts.mjs';
+import { burstsSmokeProblems } from './bursts-report.mjs';
 import { runPushScenario } from './push.mjs';
 import { pushSmokeProblems } from './push-report.mjs';
 import { runQueueScenario } from './queue.mjs';
@@ -118,7 +120,7 @@ function perItemConcurrencies(limits) {
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
 /** Every scenario's key, in the order of the results. */
-const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push'];
+const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'bursts'];
 
 function buildScenarios(limits) {
 	const units = SIZES.unitCount.toLocaleString('en-US');
@@ -232,6 +234,19 @@ function buildScenarios(limits) {
 			// The next poll comes within a minute; on a busy machine it and its execution take longer.
 			waitAfterLastMs: 150_000,
 			alignWindowToPoll: !SMOKE,
+		},
+		{
+			key: 'bursts',
+			title: `10. Callbacks in bursts: the Ollang Callback Trigger answering ${SMOKE ? 'small bursts' : '50 to 400 callbacks at once'}, one main against ${QUEUE_WEBHOOK_PROCESSES} webhook processes`,
+			// bench/bursts.mjs: its own sandbox and n8n per set-up. The smoke runs one main only (the webhook processes
+			// run in npm test's queue-mode suite) and a policy that gives up at once, so it does not wait out retries.
+			standalone: true,
+			seed: SEED,
+			topologies: SMOKE ? ['main'] : ['main', 'webhooks'],
+			bursts: SMOKE
+				? [{ size: 4, retries: 'three' }, { size: 8, retries: 'none' }]
+				: [...[50, 100, 200, 400].map((size) => ({ size, retries: 'three' })), { size: 400, retries: 'once' }, { size: 400, retries: 'none' }],
+			sustained: SMOKE ? { topologies: ['main'], rates: [2], seconds: 3 } : { topologies: ['main'], rates: [5, 10, 20, 40, 80], seconds: 15 },
 		},
 	];
 }
@@ -575,10 +590,10 @@ function smokeProblems(selected, results, expectItems) {
 			}
 			continue;
 		}
-		if (scenario.key === 'push') {
-			const push = pushSmokeProblems(result);
-			checks += push.checks;
-			problems.push(...push.problems);
+		if (scenario.key === 'push' || scenario.key === 'bursts') {
+			const own = scenario.key === 'push' ? pushSmokeProblems(result) : burstsSmokeProblems(result);
+			checks += own.checks;
+			problems.push(...own.problems);
 			continue;
 		}
 		if (scenario.key === 'scale') {
@@ -688,7 +703,8 @@ async function main() {
 		}
 	}
 	for (const scenario of selected.filter((entry) => entry.inProcess)) results.push(await runTriggerScenario(runtime, scenario));
-	for (const scenario of selected.filter((entry) => entry.standalone)) results.push(await runPushScenario({ userFolder, latencyMs: LATENCY_MS, sandboxCall }, scenario));
+	const standalone = { push: runPushScenario, bursts: runBurstsScenario };
+	for (const scenario of selected.filter((entry) => entry.standalone)) results.push(await standalone[scenario.key]({ userFolder, latencyMs: LATENCY_MS, sandboxCall }, scenario));
 
 	results.sort((a, b) => SCENARIO_KEYS.indexOf(a.key) - SCENARIO_KEYS.indexOf(b.key));
 	machine.loadAverageAtEnd = os.loadavg().map((value) => value.toFixed(2)).join(' ');

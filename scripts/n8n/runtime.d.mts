@@ -152,6 +152,19 @@ export function startN8nWorker(
 	options?: { concurrency?: number; onLine?: (line: string) => void; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<RunningWorker>;
 
+export interface RunningWebhook {
+	/** http://127.0.0.1:PORT: its production webhooks are under /webhook/. */
+	url: string;
+	child: ChildProcess;
+	output(): string;
+	stop(): Promise<void>;
+}
+
+export function startN8nWebhook(
+	userFolder: string,
+	options?: { port?: number; onLine?: (line: string) => void; env?: Record<string, string>; timeoutMs?: number },
+): Promise<RunningWebhook>;
+
 export function signIn(baseUrl: string, owner?: Owner): Promise<string>;
 export function listLoadedNodeTypes(baseUrl: string, cookie: string): Promise<string[]>;
 export function restRequest<T = unknown>(baseUrl: string, cookie: string, method: string, pathname: string, body?: unknown): Promise<T>;

@@ -3,7 +3,7 @@
 //   install.mjs   the pinned Node 24 + n8n in the cache (versions, paths, ensureRuntime)
 //   package.mjs   this package built, packed and installed into a user folder
 //   commands.mjs  n8n's environment and CLI commands (import, publish, execute)
-//   server.mjs    `n8n start` and `n8n worker` as processes
+//   server.mjs    `n8n start`, `n8n worker` and `n8n webhook` as processes
 //   rest.mjs      n8n's REST API (sign-in, workflows, executions, community packages)
 //
 // CLI: node scripts/n8n/runtime.mjs <command>: see CLI_USAGE below.
@@ -32,7 +32,7 @@ export {
 	runN8n,
 } from './commands.mjs';
 export { buildPackageTarball, packAndInstall, packageSourceHash } from './package.mjs';
-export { startN8n, startN8nWorker } from './server.mjs';
+export { startN8n, startN8nWebhook, startN8nWorker } from './server.mjs';
 export {
 	activateWorkflow,
 	callProductionWebhook,

@@ -1,4 +1,5 @@
-// n8n as a server: `n8n start` (main) and `n8n worker` (queue mode), each in its own process group, ready when it says so.
+// n8n as a server: `n8n start` (main), `n8n worker` and `n8n webhook` (queue mode), each in its own process group, ready
+// when it says so.
 import { IS_N8N_1, ensureRuntime, requireFromN8n } from './install.mjs';
 import { LOCAL_OWNER, n8nEnv, n8nWorkingDir } from './commands.mjs';
 import { forEachLine, formatElapsed, freePort, spawnGroup, stopGroup } from './process.mjs';
@@ -83,11 +84,48 @@ export async function startN8nWorker(userFolder, { concurrency = 10, onLine, env
 	return worker;
 }
 
+/**
+ * Starts `n8n webhook` (queue mode: it serves production webhooks, /webhook/ and /webhook-waiting/ among them, and puts
+ * their executions on the queue for the workers) on `port` in its own process group, and resolves once its readiness
+ * probe answers. It reads the active webhooks from the database the main process registers them in. Returns
+ * `{ url, child, output(), stop() }`.
+ */
+export async function startN8nWebhook(userFolder, { port, onLine, env: extraEnv, timeoutMs = 180_000 } = {}) {
+	const runtime = await ensureRuntime();
+	const listenPort = port ?? (await freePort());
+	const env = n8nEnv(runtime, userFolder, { N8N_PORT: String(listenPort), N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extraEnv });
+	const child = spawnGroup(runtime.nodeBin, [runtime.n8nBin, 'webhook'], { cwd: n8nWorkingDir(userFolder), env });
+	let tail = '';
+	forEachLine(child, (line) => {
+		tail = `${tail}${line}\n`.slice(-8000);
+		onLine?.(line);
+	});
+	const webhook = { url: `http://127.0.0.1:${listenPort}`, child, output: () => tail, stop: () => stopGroup(child) };
+	const started = Date.now();
+	while (!(await isReady(listenPort))) {
+		if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n webhook exited while starting. Its last output:\n${tail}`);
+		if (Date.now() - started > timeoutMs) {
+			await webhook.stop();
+			throw new Error(`n8n webhook did not answer on port ${listenPort} within ${formatElapsed(timeoutMs)}. Its last output:\n${tail}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	return webhook;
+}
+
+/** n8n's readiness probe: connected to the database, migrated, and serving. */
+async function isReady(port) {
+	try {
+		return (await fetch(`http://127.0.0.1:${port}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })).ok;
+	} catch {
+		return false;
+	}
+}
+
 /** Ready means the database is migrated (readiness probe) and the editor's page is served. */
 async function isEditorReady(port) {
+	if (!(await isReady(port))) return false;
 	try {
-		const readiness = await fetch(`http://127.0.0.1:${port}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-		if (!readiness.ok) return false;
 		const editor = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5000) });
 		return editor.ok;
 	} catch {
