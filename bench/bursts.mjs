@@ -54,7 +54,7 @@ async function runTopology(context, scenario, topology) {
 	let cleanUp = async () => undefined;
 	try {
 		await call('PUT', '/__sandbox/simulation', { body: { progression: { mode: 'fixed', redeliveryProbability: 0 } } });
-		const { mainUrl, callbackBase, describe } = await startN8nFor(topology, userFolder, stops);
+		const { mainUrl, callbackBase, describe, forwarded } = await startN8nFor(topology, userFolder, stops);
 		const cookie = await signIn(mainUrl);
 		const credential = await restRequest(mainUrl, cookie, 'POST', '/rest/credentials', { name: `${NAME_PREFIX}: owner key`, type: 'ollangApi', data: { apiKey: sandbox.keys.owner, baseUrl: sandbox.baseUrl } });
 		const webhookId = randomUUID();
@@ -72,7 +72,7 @@ async function runTopology(context, scenario, topology) {
 		const bursts = [];
 		for (const burst of scenario.bursts) bursts.push(await runBurst(run, burst));
 		const sustained = scenario.sustained.topologies.includes(topology) ? await runSustained(run, scenario.sustained) : undefined;
-		return { topology, describe, bursts, sustained };
+		return { topology, describe, bursts, sustained, forwardedToWebhookProcesses: forwarded ? [...forwarded.webhooks] : undefined };
 	} finally {
 		await cleanUp();
 		for (const stop of stops.reverse()) await stop();
@@ -97,6 +97,7 @@ async function startN8nFor(topology, userFolder, stops) {
 	return {
 		mainUrl: main.url,
 		callbackBase: tier.balancer.url,
+		forwarded: tier.balancer.forwarded,
 		describe: `queue mode: main (pid ${main.child.pid}, production webhooks off), ${QUEUE_WORKERS} workers (pids ${workers.map((worker) => worker.child.pid).join(', ')}), ${QUEUE_WEBHOOK_PROCESSES} \`n8n webhook\` processes (pids ${tier.webhooks.map((webhook) => webhook.child.pid).join(', ')}) behind the balancer, PostgreSQL, Redis`,
 	};
 }

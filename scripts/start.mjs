@@ -3,8 +3,9 @@
 // On a fresh clone it installs what it needs (dev dependencies, then the cached Node 24 + n8n: ~5 minutes once);
 // later runs start in seconds. The sandbox's clock starts at the real time now, and the example workflows are
 // imported with the files they read put where they read them. Ctrl-C stops n8n and the sandbox.
-// `--queue` runs the same demo in n8n's queue mode: a private PostgreSQL and Redis, the main process and two
-// workers (the package installed for all of them), executions run on the workers.
+// `--queue` runs the same demo in n8n's queue mode: a private PostgreSQL and Redis, the main process, two workers and
+// two `n8n webhook` processes (the package installed for all of them) behind a small balancer on the n8n port, which
+// sends /webhook/ to the webhook processes and the rest to the main; executions run on the workers.
 //
 //   npm start [-- --n8n-port 5678 --sandbox-port 5679 --queue --user-folder DIR]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
 import { formatElapsed, log } from './n8n/process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n, startN8nWorker } from './n8n/runtime.mjs';
-import { QUEUE_WORKERS, startQueueServices } from './n8n/queue-mode.mjs';
+import { freePort } from './n8n/process.mjs';
+import { MAIN_BEHIND_WEBHOOK_PROCESSES, QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, startQueueServices, startWebhookProcesses } from './n8n/queue-mode.mjs';
 import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
 const LOG_PREFIX = 'start';
@@ -146,7 +148,7 @@ function printBanner({ n8n, sandbox, clockStart, elapsedMs, queue }) {
 		...callbacks,
 		'  - switch the credential to the member key to see how the API answers a user without roles',
 		'',
-		` Ctrl-C stops ${queue ? 'n8n, its workers, PostgreSQL, Redis' : 'n8n'} and the sandbox.`,
+		` Ctrl-C stops ${queue ? 'n8n, its workers and webhook processes, the balancer, PostgreSQL, Redis' : 'n8n'} and the sandbox.`,
 		'='.repeat(78),
 		'',
 	];
@@ -214,10 +216,12 @@ async function main() {
 	await importDemoContent(userFolder, sandbox.info, queueEnv);
 	provideExampleDataFiles(userFolder);
 
-	log(LOG_PREFIX, `starting n8n on port ${n8nPort} (user folder ${userFolder}) ...`);
+	// Queue mode: the main behind the balancer, on a port of its own; the balancer takes the n8n port.
+	const mainPort = queueMode ? await freePort() : n8nPort;
+	log(LOG_PREFIX, `starting n8n on port ${mainPort} (user folder ${userFolder}) ...`);
 	const n8n = await startN8n(userFolder, {
-		port: n8nPort,
-		env: queueEnv,
+		port: mainPort,
+		env: queueMode ? { ...queueEnv, ...MAIN_BEHIND_WEBHOOK_PROCESSES } : queueEnv,
 		onLine: (line) => process.stderr.write(`n8n     | ${line}\n`),
 	});
 	addServer('n8n', n8n.child, n8n.stop);
@@ -225,8 +229,17 @@ async function main() {
 		const worker = await startN8nWorker(userFolder, { env: queueEnv, onLine: (line) => process.stderr.write(`worker${index} | ${line}\n`) });
 		addServer(`worker ${index}`, worker.child, worker.stop);
 	}
+	let editorUrl = n8n.url;
+	if (queueMode) {
+		log(LOG_PREFIX, `starting ${QUEUE_WEBHOOK_PROCESSES} n8n webhook processes and the balancer on port ${n8nPort} ...`);
+		const tier = await startWebhookProcesses(userFolder, { env: queueEnv, mainUrl: n8n.url, port: n8nPort, onLine: (index, line) => process.stderr.write(`webhook${index + 1} | ${line}\n`) });
+		tier.webhooks.forEach((webhook, index) => addServer(`webhook process ${index + 1}`, webhook.child, webhook.stop));
+		servers.push({ name: 'the balancer', stop: tier.balancer.stop });
+		editorUrl = `http://localhost:${n8nPort}`;
+		queueSummary += `, ${QUEUE_WEBHOOK_PROCESSES} webhook processes (pids ${tier.webhooks.map((webhook) => webhook.child.pid).join(', ')}) taking /webhook/ from the balancer on port ${n8nPort} (main on ${mainPort})`;
+	}
 
-	printBanner({ n8n, sandbox: sandbox.info, clockStart, elapsedMs: Date.now() - started, queue: queueSummary });
+	printBanner({ n8n: { url: editorUrl }, sandbox: sandbox.info, clockStart, elapsedMs: Date.now() - started, queue: queueSummary });
 }
 
 main().catch((error) => {

@@ -6,15 +6,17 @@
 // REST API (another process). Then the Ollang Trigger on the main, with a worker killed while executions run and
 // started again: every delivery event exactly once. Last, the Ollang Callback Trigger: the main receives the
 // sandbox's callbacks, the workers run the executions (each completion once), and a repeat that reaches the main
-// after a restart is dropped by the trigger's first step on a worker (n8n's deduplication store, in PostgreSQL).
+// after a restart is dropped by the trigger's first step on a worker (n8n's deduplication store, in PostgreSQL). And
+// with two `n8n webhook` processes taking the callbacks (as behind a load balancer): a burst split between them is
+// emitted once per completion, and each completion sent again to the other process is dropped.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { REPO_ROOT, activateWorkflow, callProductionWebhook, createWorkflow, readExecutions, restRequest, signIn, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
-import { QUEUE_WORKERS, startQueueServices, workerOfExecution, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
+import { REPO_ROOT, activateWorkflow, callProductionWebhook, createWorkflow, readExecutions, restRequest, signIn, startN8nWebhook, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWebhook, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import { QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, startQueueServices, workerOfExecution, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
 import {
 	byId,
 	EVERY_DELIVERY_EVENT,
@@ -60,6 +62,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	let n8n: N8nUserFolder;
 	let main: RunningN8n | undefined;
 	const workers: Array<RunningWorker | undefined> = Array.from({ length: QUEUE_WORKERS }, () => undefined);
+	/** `n8n webhook` processes, started by the last test. */
+	const webhookProcesses: RunningWebhook[] = [];
 	/** Each worker's output, kept across restarts. */
 	const workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
 	let cookie: string;
@@ -85,6 +89,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	after(async () => {
 		await main?.stop();
 		for (const worker of workers) await worker?.stop();
+		await Promise.all(webhookProcesses.map((webhook) => webhook.stop()));
 		await Promise.all([sandbox?.stop(), services?.stop()]);
 		n8n?.remove();
 	});
@@ -335,5 +340,55 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		assert.ok(afterRestart.every((execution) => workerOf(execution.id) !== undefined), 'a repeat\'s execution ran outside the workers');
 		assert.deepEqual(reEmitted, [], 'a repeat after the restart emitted an item');
 		assert.ok(afterRestart.every((execution) => execution.status === 'success' && !(RECEIVED in execution.data.resultData.runData)), 'the node after the trigger ran for a repeat');
+	});
+	it(`${QUEUE_WEBHOOK_PROCESSES} n8n webhook processes take the callbacks: a burst split between them emitted once per completion, each sent again to the other process dropped`, async () => {
+		const started = Date.now();
+		const webhookLogs: string[][] = Array.from({ length: QUEUE_WEBHOOK_PROCESSES }, () => []);
+		webhookProcesses.push(...(await Promise.all(webhookLogs.map((lines) => startN8nWebhook(n8n.dir, { env: n8n.env, onLine: (line) => lines.push(line) })))));
+		const { workflow, webhookId } = callbackWorkflow('QueueWebhookProc', 'Queue: callbacks to webhook processes', {});
+		const { id: _id, active: _active, pinData: _pinData, ...toSave } = workflow;
+		const saved = await createWorkflow(main!.url, cookie, toSave);
+		await activateWorkflow(main!.url, cookie, saved.id);
+		const urls = webhookProcesses.map((webhook) => productionUrl(webhook.url, webhookId));
+		for (const url of urls) await untilRegistered(url);
+		// Every delivery its own completion (no repeats): half the orders call back the first process, half the second.
+		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 0 });
+		const perProcess = 6;
+		const byProcess = await Promise.all(urls.map((url) => createOrders(sandbox, perProcess, url)));
+		const orderIds = byProcess.flat();
+		await sandbox.advanceClock(10);
+		const all = await runClockUntil(sandbox, (deliveries) => {
+			const ours = deliveries.filter((delivery) => orderIds.includes(delivery.orderId));
+			return ours.length === orderIds.length && ours.every((delivery) => delivery.status === 'delivered' || delivery.status === 'failed');
+		}, { minMinutes: 1 });
+		const executions = await finishedExecutions(main!.url, cookie, saved.id, orderIds.length);
+		const emitted = emittedItems(executions).map((item) => String(item.orderId));
+		const originals = all.filter((delivery) => orderIds.includes(delivery.orderId));
+
+		// Each completion once more, to the process it did not reach: that process has no memory of it, confirms it
+		// with the API and starts an execution, whose first step on a worker finds it in n8n's deduplication store.
+		const answers: number[] = [];
+		for (const delivery of originals) {
+			const other = urls[(urls.indexOf(delivery.target) + 1) % urls.length];
+			const answer = await fetch(other, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.body) });
+			answers.push(answer.status);
+			await answer.arrayBuffer();
+		}
+		const afterRepeats = (await finishedExecutions(main!.url, cookie, saved.id, executions.length + originals.length)).slice(executions.length);
+		const reEmitted = emittedItems(afterRepeats).map((item) => String(item.orderId));
+		const onWorkers = [...executions, ...afterRepeats].filter((execution) => workerOf(execution.id) !== undefined).length;
+		const perTarget = urls.map((url) => originals.filter((delivery) => delivery.target === url).length);
+		console.log(
+			`queue mode, ${QUEUE_WEBHOOK_PROCESSES} webhook processes: burst of ${orderIds.length} (${perTarget.join(' / ')} per process), first attempts ` +
+				`${JSON.stringify(originals.map((delivery) => delivery.attempts[0].statusCode ?? delivery.attempts[0].error))}; emitted ${new Set(emitted).size} (items ${emitted.length}); ` +
+				`sent again to the other process ${originals.length}: answered ${JSON.stringify(answers)}, executions ${afterRepeats.length}, emitted again ${reEmitted.length}; ` +
+				`${onWorkers} of ${executions.length + afterRepeats.length} executions on workers; ${Math.round((Date.now() - started) / 1000)} s`,
+		);
+		assert.deepEqual(perTarget, urls.map(() => perProcess), 'each webhook process received its half of the burst');
+		assert.deepEqual([...emitted].sort(), [...orderIds].sort(), 'each completion emitted once');
+		assert.ok(answers.every((status) => status === 200), `the repeats were answered ${JSON.stringify(answers)}`);
+		assert.deepEqual(reEmitted, [], 'a completion sent again to the other webhook process emitted an item');
+		assert.ok(afterRepeats.every((execution) => execution.status === 'success' && !(RECEIVED in execution.data.resultData.runData)), 'the node after the trigger ran for a repeat');
+		assert.equal(onWorkers, executions.length + afterRepeats.length, 'an execution ran outside the workers');
 	});
 });

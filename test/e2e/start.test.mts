@@ -1,5 +1,6 @@
 // `npm start` as a user (or a service manager) runs it: the npm process started on free ports with a throwaway user
-// folder, its banner read, n8n and the sandbox answering (in queue mode also the workers, PostgreSQL and Redis); then
+// folder, its banner read, n8n and the sandbox answering (in queue mode also the workers, the webhook processes behind
+// the balancer on the n8n port, PostgreSQL and Redis); then
 // SIGTERM or SIGINT sent to the npm process itself (not to a terminal's process group) must stop every process it
 // started and free the ports.
 import assert from 'node:assert/strict';
@@ -80,7 +81,7 @@ describe('npm start: ready with its banner, and stopped by a signal sent to the 
 	after(() => rmSync(root, { recursive: true, force: true }));
 
 	for (const { signal, queue } of CASES) {
-		const what = queue ? 'n8n, its two workers, PostgreSQL, Redis and the sandbox' : 'n8n and the sandbox';
+		const what = queue ? 'n8n, its two workers, two webhook processes and the balancer, PostgreSQL, Redis and the sandbox' : 'n8n and the sandbox';
 		it(`${queue ? '--queue, ' : ''}${signal}: stops ${what}, every process it started, and frees the ports`, async () => {
 			const [n8nPort, sandboxPort] = [await freePort(), await freePort()];
 			const userFolder = path.join(root, queue ? 'queue' : 'default');
@@ -105,6 +106,11 @@ describe('npm start: ready with its banner, and stopped by a signal sent to the 
 				if (queue) {
 					assert.match(banner, /Queue +PostgreSQL 127\.0\.0\.1:\d+ \(pid \d+\), Redis 127\.0\.0\.1:\d+ \(pid \d+\), 2 workers/);
 					assert.equal(running(/\bn8n worker\b/), 2, 'two n8n workers');
+					assert.match(banner, /2 webhook processes \(pids \d+, \d+\) taking \/webhook\/ from the balancer/);
+					assert.equal(running(/\bn8n webhook\b/), 2, 'two n8n webhook processes');
+					// Only a webhook process knows production webhooks: the main behind the balancer serves none.
+					const unknownWebhook = await fetch(`http://localhost:${n8nPort}/webhook/nothing-registered-here`, { method: 'POST' });
+					assert.match(await unknownWebhook.text(), /not registered/, 'the n8n port sends /webhook/ to a webhook process');
 					assert.ok(running(/\bpostgres\b/) >= 1, 'PostgreSQL runs under npm start');
 					assert.ok(running(/redis-server/) >= 1, 'Redis runs under npm start');
 				}

@@ -12,6 +12,7 @@ const dockerDir = path.join(repoRoot, 'docker');
 
 interface ComposeService {
 	image?: string;
+	volumes?: string[];
 	build?: { context: string; args?: Record<string, string> };
 	command?: string;
 	environment?: Record<string, string>;
@@ -32,11 +33,23 @@ const project = JSON.parse(
 			'-e',
 			`const q = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'queue-mode.mjs'))});
 			 const s = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'services.mjs'))});
-			 process.stdout.write(JSON.stringify({ workers: q.QUEUE_WORKERS, settings: q.QUEUE_MODE_SETTINGS, database: s.DATABASE, databaseUser: s.DATABASE_USER }));`,
+			 const b = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'balancer.mjs'))});
+			 process.stdout.write(JSON.stringify({ workers: q.QUEUE_WORKERS, webhookProcesses: q.QUEUE_WEBHOOK_PROCESSES, settings: q.QUEUE_MODE_SETTINGS,
+			   mainSettings: q.MAIN_BEHIND_WEBHOOK_PROCESSES, webhookPaths: b.WEBHOOK_PROCESS_PATHS, singleWebhookPaths: b.SINGLE_WEBHOOK_PROCESS_PATHS,
+			   database: s.DATABASE, databaseUser: s.DATABASE_USER }));`,
 		],
 		{ encoding: 'utf8' },
 	).stdout,
-) as { workers: number; settings: Record<string, string>; database: string; databaseUser: string };
+) as {
+	workers: number;
+	webhookProcesses: number;
+	settings: Record<string, string>;
+	mainSettings: Record<string, string>;
+	webhookPaths: string[];
+	singleWebhookPaths: string[];
+	database: string;
+	databaseUser: string;
+};
 
 const services = compose.services;
 const n8nServices = Object.entries(services).filter(([, service]) => service.build !== undefined);
@@ -45,16 +58,38 @@ const byCommand = (command: string) => n8nServices.filter(([, service]) => servi
 const variableOf = (value: string | undefined) => /^\$\{(\w+)/.exec(value ?? '')?.[1];
 
 describe('docker/docker-compose.yml: queue mode as `npm start -- --queue` runs it', () => {
-	it('has a main process, as many workers as npm start, PostgreSQL and Redis', () => {
+	it('has a main process, as many workers and webhook processes as npm start, the balancer, PostgreSQL and Redis', () => {
 		expect(project.workers).toBeGreaterThan(0);
+		expect(project.webhookProcesses).toBeGreaterThan(1);
 		expect(byCommand('start')).toHaveLength(1);
 		expect(byCommand('worker')).toHaveLength(project.workers);
-		expect(n8nServices).toHaveLength(1 + project.workers);
+		expect(byCommand('webhook')).toHaveLength(project.webhookProcesses);
+		expect(n8nServices).toHaveLength(1 + project.workers + project.webhookProcesses);
 		expect(services.postgres?.image).toMatch(/^postgres:\d+/);
 		expect(services.redis?.image).toMatch(/^redis:\d+/);
-		// Only the main process is reached from outside (editor, REST API, webhooks).
-		expect(byCommand('start')[0][1].ports).toEqual(['5678:5678']);
-		for (const [, worker] of byCommand('worker')) expect(worker.ports).toBeUndefined();
+		// Only the balancer is reached from outside; it passes the editor, REST API and webhooks on.
+		expect(services.balancer?.image).toMatch(/^nginx:\d+/);
+		expect(services.balancer?.ports).toEqual(['5678:5678']);
+		for (const [name, service] of n8nServices) expect({ name, ports: service.ports }).toEqual({ name, ports: undefined });
+	});
+
+	it('serves production webhooks from the webhook processes only: the main has them off, the balancer routes as scripts/n8n/balancer.mjs', () => {
+		const [[, main]] = byCommand('start');
+		for (const [key, value] of Object.entries(project.mainSettings)) expect({ key, value: main.environment?.[key] }).toEqual({ key, value });
+		for (const [name, service] of [...byCommand('webhook'), ...byCommand('worker')]) {
+			for (const key of Object.keys(project.mainSettings)) expect({ name, key, value: service.environment?.[key] }).toEqual({ name, key, value: undefined });
+		}
+		expect(services.balancer.volumes).toEqual(['./nginx.conf:/etc/nginx/nginx.conf:ro']);
+		const nginx = readFileSync(path.join(dockerDir, 'nginx.conf'), 'utf8');
+		const upstream = (name: string) => [...(new RegExp(`upstream ${name} \\{([^}]*)\\}`).exec(nginx)?.[1] ?? '').matchAll(/server ([\w-]+):5678;/g)].map((match) => match[1]);
+		expect(upstream('n8n_main')).toEqual(byCommand('start').map(([name]) => name));
+		expect(upstream('n8n_webhooks')).toEqual(byCommand('webhook').map(([name]) => name));
+		expect(upstream('n8n_mcp')).toEqual([byCommand('webhook')[0][0]]);
+		// The prefixes sent to the webhook processes: the same as the balancer of npm start.
+		const alternatives = /location ~ \^\/\(([\w|-]+)\)\/ \{\s*proxy_pass http:\/\/n8n_webhooks;/.exec(nginx)?.[1].split('|') ?? [];
+		expect(alternatives.map((name) => `/${name}/`).sort()).toEqual([...project.webhookPaths].sort());
+		for (const prefix of project.singleWebhookPaths) expect(nginx).toMatch(new RegExp(`location ${prefix.replace(/\//g, '\\/')} \\{\\s*proxy_pass http://n8n_mcp;`));
+		expect(nginx).toMatch(/location \/ \{\s*proxy_pass http:\/\/n8n_main;/);
 	});
 
 	it('runs every n8n process from the derived image with the package, and the same settings as the queue-mode suite', () => {
