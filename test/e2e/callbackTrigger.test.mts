@@ -350,4 +350,30 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		assert.equal(counted.emitted, expectedOrders.length);
 		assert.ok(!(await deliveries(sandbox)).some((delivery) => delivery.status === 'failed'), 'a delivery was given up');
 	});
+	// Issue 37: past what one process confirms within the API's 10 s, the trigger answers 503 at once (the API sends
+	// it again later) rather than letting the delivery time out. Above one main's measured capacity (bench scenario 10).
+	it('a burst of 300 callbacks at once: every delivery answered 2xx or 503 within the 10 s the API waits', async () => {
+		const burst = 300;
+		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 0 });
+		try {
+			const orderIds: string[] = [];
+			while (orderIds.length < burst) orderIds.push(...(await createOrders(sandbox, Math.min(10, burst - orderIds.length), receiverUrl)));
+			await sandbox.advanceClock(11);
+			// The listing is read once the attempts have had their 10 s (the sandbox serves the confirming reads meanwhile).
+			await sleep(10_500);
+			const ours = (await untilNoneSending(sandbox)).filter((delivery) => orderIds.includes(delivery.orderId));
+			const firsts = ours.map((delivery) => delivery.attempts[0]);
+			const byOutcome = new Map<string, number>();
+			for (const attempt of firsts) {
+				const outcome = attempt.statusCode === null ? `no answer (${attempt.error})` : attempt.statusCode >= 200 && attempt.statusCode < 300 ? '2xx' : String(attempt.statusCode);
+				byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
+			}
+			const sentAt = firsts.map((attempt) => Date.parse(attempt.sentAt));
+			console.log(`${LABEL}: burst of ${burst} sent within ${Math.max(...sentAt) - Math.min(...sentAt)} ms: first attempts ${JSON.stringify(Object.fromEntries(byOutcome))}; slowest answer ${Math.max(...firsts.map((attempt) => attempt.durationMs ?? 0))} ms`);
+			assert.equal(ours.length, burst);
+			assert.deepEqual([...byOutcome.keys()].filter((outcome) => outcome !== '2xx' && outcome !== '503'), [], 'a delivery got no answer within 10 s, or another status');
+		} finally {
+			await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 1 });
+		}
+	});
 });
