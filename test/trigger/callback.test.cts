@@ -137,7 +137,7 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		const [orderId] = await createOrders(1, trigger.url);
 		sandbox.faults.add({ kind: 'delay', delayMs: 30_000, path: `/integration/orders/${orderId}` });
 		await advance(11);
-		expect(log).toEqual([expect.stringMatching(new RegExp(`^warn: .*could not confirm order:${orderId}:.* within 7 s.*answered 503 so the API sends it again`))]);
+		expect(log).toEqual([expect.stringMatching(new RegExp(`^warn: .*could not confirm order:${orderId}@.* within 7 s.*answered 503 so the API sends it again`))]);
 		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
 		expect(delivery.attempts[0]).toEqual(expect.objectContaining({ statusCode: 503, error: null }));
 		expect(delivery.attempts[0].durationMs).toBeLessThan(10_000);
