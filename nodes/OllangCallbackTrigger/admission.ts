@@ -21,8 +21,8 @@ const FIRST_READ_ESTIMATE_MS = 500;
 const WAIT_STEP_MS = 100;
 
 interface Waiter {
-	/** When waiting longer would leave no time for the read itself. */
-	giveUpAt: number;
+	/** When its caller must have its answer: it waits only while a read (as long as recent ones) still fits before it. */
+	deadline: number;
 	admitted: boolean;
 	/** Resolves when it is admitted. */
 	admission: Promise<void>;
@@ -73,19 +73,23 @@ function end(gate: Gate, startedAt: number): void {
 	gate.readMs = 0.8 * gate.readMs + 0.2 * (Date.now() - startedAt);
 	while (gate.inFlight < READS_IN_FLIGHT && gate.waiting.length > 0) {
 		const next = gate.waiting.shift() as Waiter;
-		if (Date.now() >= next.giveUpAt) continue;
+		if (!timeLeftForRead(gate, next.deadline)) continue;
 		next.admitted = true;
 		begin(gate);
 		next.admit();
 	}
 }
 
-function queue(gate: Gate, giveUpAt: number): Waiter {
+function timeLeftForRead(gate: Gate, deadline: number): boolean {
+	return Date.now() + gate.readMs < deadline;
+}
+
+function queue(gate: Gate, deadline: number): Waiter {
 	let admit: () => void = () => undefined;
 	const admission = new Promise<void>((resolve) => {
 		admit = resolve;
 	});
-	const waiter: Waiter = { giveUpAt, admitted: false, admission, admit };
+	const waiter: Waiter = { deadline, admitted: false, admission, admit };
 	gate.waiting.push(waiter);
 	return waiter;
 }
@@ -104,13 +108,12 @@ export async function withinReadLimits<T>(scope: string, deadline: number, read:
 	if (gate.inFlight < READS_IN_FLIGHT) begin(gate);
 	else {
 		const rounds = Math.ceil((gate.waiting.length + 1) / READS_IN_FLIGHT);
-		const giveUpAt = deadline - gate.readMs;
-		if (Date.now() + rounds * gate.readMs > giveUpAt) {
+		if (Date.now() + (rounds + 1) * gate.readMs > deadline) {
 			throw new ReadRefused(`${gate.inFlight} confirming reads under way and ${gate.waiting.length} waiting: no answer in time`, 1);
 		}
-		const waiter = queue(gate, giveUpAt);
-		while (!waiter.admitted && Date.now() < giveUpAt) {
-			await Promise.race([waiter.admission, sleep(Math.max(1, Math.min(WAIT_STEP_MS, giveUpAt - Date.now())))]);
+		const waiter = queue(gate, deadline);
+		while (!waiter.admitted && timeLeftForRead(gate, deadline)) {
+			await Promise.race([waiter.admission, sleep(Math.max(1, Math.min(WAIT_STEP_MS, deadline - gate.readMs - Date.now())))]);
 		}
 		if (!waiter.admitted) {
 			const index = gate.waiting.indexOf(waiter);
