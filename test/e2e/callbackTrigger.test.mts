@@ -130,7 +130,7 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		// waits for that confirmation and gets its answer: 503 too, so both copies are sent again.)
 		for (const orderId of failing) {
 			assert.ok(ours.some((delivery) => delivery.orderId === orderId && delivery.attempts[0].statusCode === 503), `no 503 for ${orderId}: ${JSON.stringify(codes(orderId))}`);
-			assert.ok(n8n.serverLog.some((line) => line.includes(`could not confirm order:${orderId}:`) && line.includes('answered 503')), `no log line for ${orderId}`);
+			assert.ok(n8n.serverLog.some((line) => line.includes(`could not confirm order:${orderId}@`) && line.includes('answered 503')), `no log line for ${orderId}`);
 		}
 		// What was emitted is the API's answer, keyed by the completion the callback reported.
 		for (const item of items) {
