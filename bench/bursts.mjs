@@ -60,7 +60,7 @@ async function runTopology(context, scenario, topology) {
 		const webhookId = randomUUID();
 		const workflow = await createWorkflow(mainUrl, cookie, callbackWorkflow({ id: credential.id, name: credential.name }, webhookId));
 		cleanUp = async () => {
-			await removeWorkflow(mainUrl, cookie, workflow.id).catch((error) => log(LOG_PREFIX, `  could not delete workflow ${workflow.id}: ${error.message}`));
+			await whileDatabaseBusy('deleting the workflow', () => removeWorkflow(mainUrl, cookie, workflow.id)).catch((error) => log(LOG_PREFIX, `  could not delete workflow ${workflow.id}: ${error.message}`));
 			await restRequest(mainUrl, cookie, 'DELETE', `/rest/credentials/${credential.id}`).catch(() => undefined);
 		};
 		await activateWorkflow(mainUrl, cookie, workflow.id);
@@ -150,12 +150,29 @@ async function settledDeliveries(call, orderIds) {
 	}
 }
 
+/**
+ * n8n's REST API, tried again while n8n answers 503 "Database is not ready!": under a burst n8n's own check of its
+ * database (SQLite, one main) can fail for a while, and n8n then refuses every request, webhooks included.
+ */
+async function whileDatabaseBusy(what, request) {
+	const until = Date.now() + 5 * 60_000;
+	for (;;) {
+		try {
+			return await request();
+		} catch (error) {
+			if (!/HTTP 503/.test(error.message) || Date.now() > until) throw error;
+			log(LOG_PREFIX, `    ${what}: n8n answered 503 (its database check), trying again`);
+			await sleep(2000);
+		}
+	}
+}
+
 /** Until n8n has no execution of the workflow new or running, twice in a row a second apart. */
 async function untilExecutionsSettled(run) {
 	const until = Date.now() + 10 * 60_000;
 	let quiet = 0;
 	while (quiet < 2) {
-		const summaries = await readExecutionSummaries(run.mainUrl, run.cookie, run.workflowId, { limit: 200 });
+		const summaries = await whileDatabaseBusy('reading executions', () => readExecutionSummaries(run.mainUrl, run.cookie, run.workflowId, { limit: 200 }));
 		quiet = summaries.some((summary) => summary.status === 'new' || summary.status === 'running') ? 0 : quiet + 1;
 		if (Date.now() > until) throw new Error('bursts: executions still running after 10 minutes');
 		await sleep(1000);
@@ -198,7 +215,7 @@ async function runBurst(run, { size, retries }) {
 		now = await advanceRound(run, Math.max(0, (Math.min(...waiting) - now) / 60_000));
 	}
 	await untilExecutionsSettled(run);
-	const starts = await run.reader.starts(run.workflowId, TRIGGER_NODE, (items) => items.map((item) => item.orderId));
+	const starts = await whileDatabaseBusy('reading executions', () => run.reader.starts(run.workflowId, TRIGGER_NODE, (items) => items.map((item) => item.orderId)));
 	return burstFigures({ size, retries, deliveries: all, starts });
 }
 
