@@ -31,6 +31,10 @@ type Json = Record<string, unknown>;
 
 const TOKEN = 'e2e-callback-token-7f3a';
 const RECEIVER = callbackWorkflow('CallbackE2eRecv1', 'E2E: callbacks received', { secretToken: TOKEN });
+/** Forged traffic goes to its own trigger: its read limits are per trigger, so the flood leaves RECEIVER's alone. */
+const FORGED = callbackWorkflow('CallbackE2eForg1', 'E2E: forged callbacks');
+/** The trigger's confirming reads per minute (nodes/OllangCallbackTrigger/admission.ts, docs/push.md). */
+const READS_PER_MINUTE = 120;
 const EXAMPLE_FILE = 'order-completed-callback.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
 const EXAMPLE_TRIGGER = 'On Ollang callback';
@@ -70,14 +74,15 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		n8n = N8nUserFolder.create('callbacks');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		await n8n.importWorkflows([RECEIVER.workflow, EXAMPLE]);
+		await n8n.importWorkflows([RECEIVER.workflow, FORGED.workflow, EXAMPLE]);
 		server = await n8n.start();
 		port = Number(new URL(server.url).port);
 		cookie = await signIn(server.url);
 		// Published as the editor's Publish button does (a CLI publish would start n8n once more per workflow).
-		for (const workflow of [RECEIVER.workflow, EXAMPLE]) await activateWorkflow(server.url, cookie, workflow.id);
+		for (const workflow of [RECEIVER.workflow, FORGED.workflow, EXAMPLE]) await activateWorkflow(server.url, cookie, workflow.id);
 		receiverUrl = productionUrl(server.url, RECEIVER.webhookId, TOKEN);
 		await untilRegistered(receiverUrl);
+		await untilRegistered(productionUrl(server.url, FORGED.webhookId));
 		await untilRegistered(productionUrl(server.url, String(exampleNode(EXAMPLE, EXAMPLE_TRIGGER).webhookId)));
 		// Every delivery is sent twice from here on: the second copy of the same body, up to 2 simulated minutes later.
 		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 1 });
@@ -295,6 +300,90 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 			branches.push(`${String(item.evalId)} lowest ${lowest}: ${lowest < 85 ? 'human review' : 'quality OK'}`);
 		}
 		console.log(`${LABEL}: example executions ${executions.length}; QC ${branches.join('; ')}`);
+	});
+
+	/** The next completion's callback recorded by the sandbox (its real body) and not sent; its body. */
+	async function completeQuietly(orderId: string, nth: number): Promise<Json> {
+		const all = await runClockUntil(sandbox, (list) => list.filter((delivery) => delivery.orderId === orderId).length > nth, { maxMinutes: 30 });
+		return all.filter((delivery) => delivery.orderId === orderId)[nth].body as Json;
+	}
+
+	/** 20 claims of one completion: other instants, and the same instant written otherwise. */
+	function forgedVariants(body: Json): Json[] {
+		const at = Date.parse(String(body.completedAt));
+		const instants = [1, 1000, 60_000, -1000, -86_400_000, 3_600_000, 7 * 86_400_000, 2, 999, -60_000].map((shift) => new Date(at + shift).toISOString());
+		const writings = [
+			new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			new Date(at).toISOString().replace('Z', '+00:00'),
+			new Date(at + 2 * 3_600_000).toISOString().replace('Z', '+02:00'),
+			new Date(at - 5 * 3_600_000).toISOString().replace('Z', '-05:00'),
+			new Date(at).toUTCString(),
+			new Date(at).toISOString().replace('T', ' '),
+			new Date(at).toISOString().replace('Z', '-00:00'),
+			new Date(at + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			new Date(at - 1000).toISOString().replace('Z', '+00:00'),
+			new Date(at).toString(),
+		];
+		return [...instants, ...writings].map((completedAt) => ({ ...body, completedAt }));
+	}
+
+	it('one real completion and 20 forged variants (other completedAt values and writings) start 1 execution; the rerun completing starts 1 more; answered {"received":true}', async () => {
+		const url = productionUrl(server!.url, FORGED.webhookId);
+		const started = Date.now();
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1 });
+		const [orderId] = await createOrders(sandbox, 1, url);
+		await sandbox.advanceClock(10);
+		const real = await completeQuietly(orderId, 0);
+		const variants = forgedVariants(real);
+		const answers = await Promise.all([...variants.slice(0, 10), real, ...variants.slice(10)].map(async (body) => await send(url, JSON.stringify(body))));
+		const first = await finishedExecutions(server!.url, cookie, FORGED.workflow.id, 1);
+		await sleep(2000);
+		const afterFirst = await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 });
+
+		const rerun = await sandbox.call('POST', `/integration/orders/${orderId}/rerun`, { body: {} });
+		assert.equal(rerun.status, 200, JSON.stringify(rerun.body));
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1 });
+		await sandbox.advanceClock(10);
+		const second = await completeQuietly(orderId, 1);
+		const again = await Promise.all([second, real, ...forgedVariants(second), second].map(async (body) => await send(url, JSON.stringify(body))));
+		const executions = await finishedExecutions(server!.url, cookie, FORGED.workflow.id, 2);
+		await sleep(2000);
+		const all = await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 });
+		const keys = emittedItems(all).map((item) => String(item.completionKey)).sort();
+		console.log(
+			`${LABEL}: 1 completion + 20 forged variants at once: executions ${afterFirst.length} (answers ${JSON.stringify([...new Set(answers.map((a) => `${a.status} ${a.text}`))])}); ` +
+				`its rerun + 22 callbacks: executions ${all.length}, keys ${JSON.stringify(keys)}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
+		assert.deepEqual(answers, Array.from({ length: 21 }, () => ({ status: 200, text: '{"received":true}' })));
+		assert.ok(again.every((each) => each.status === 200 && each.text === '{"received":true}'), JSON.stringify(again));
+		assert.equal(first.length, 1);
+		assert.equal(afterFirst.length, 1, 'a forged variant started an execution');
+		assert.equal(executions.length, 2);
+		assert.equal(all.length, 2, 'the rerun or a variant of it started more than one execution');
+		assert.deepEqual(keys, [`order:${orderId}:${String(real.completedAt)}`, `order:${orderId}:${String(second.completedAt)}`]);
+	});
+
+	it(`1,000 callbacks naming unknown orders start 0 executions, with at most ${READS_PER_MINUTE} reads a minute`, async () => {
+		const url = productionUrl(server!.url, FORGED.webhookId);
+		const executionsBefore = (await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 })).length;
+		const readsOf = (requests: Array<{ method: string; path: string }>) => requests.filter((request) => request.method === 'GET' && /^\/integration\/orders\/fc[0-9a-f]{22}$/.test(request.path)).length;
+		const readsBefore = readsOf(await sandbox.requests());
+		const started = Date.now();
+		const statuses: number[] = [];
+		for (let index = 0; index < 1000; index += 100) {
+			const batch = Array.from({ length: 100 }, (_, offset) => `fc${(index + offset).toString(16).padStart(22, '0')}`);
+			statuses.push(...(await Promise.all(batch.map(async (orderId) => (await send(url, JSON.stringify({ orderId, status: 'completed', completedAt: new Date().toISOString() }))).status))));
+		}
+		const seconds = (Date.now() - started) / 1000;
+		const reads = readsOf(await sandbox.requests()) - readsBefore;
+		await sleep(2000);
+		const executions = (await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 })).length - executionsBefore;
+		const count = (status: number) => statuses.filter((each) => each === status).length;
+		console.log(`${LABEL}: 1,000 callbacks naming unknown orders in ${seconds.toFixed(1)} s: reads ${reads}, answered 200 ${count(200)}, 503 ${count(503)}, executions ${executions}`);
+		assert.equal(executions, 0);
+		assert.ok(reads <= READS_PER_MINUTE * Math.ceil(seconds / 60), `${reads} reads in ${seconds.toFixed(1)} s`);
+		assert.equal(count(200) + count(503), 1000);
+		assert.equal(count(200), reads, 'each read found an unknown order (200); every other callback was answered 503 without one');
 	});
 
 	it('across a restart: repeats of the completions emitted at once emit nothing after the trigger, a delivery that failed while n8n was down is emitted on its retry, once', async () => {
