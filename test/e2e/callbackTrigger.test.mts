@@ -25,6 +25,8 @@ import {
 	untilRegistered,
 	type CallbackDelivery,
 } from './callbacks.mts';
+import fc from 'fast-check';
+import { runSchedule, scheduleArbitrary, violations, type ScheduleReceiver, type ScheduleWorld } from '../trigger/callbackSchedule.cts';
 import { exampleNode, jsonIfRan, N8nUserFolder, readExample, SandboxClient, tally, testCredentials, WITH_N8N_3_DEFAULTS, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
@@ -35,6 +37,10 @@ const RECEIVER = callbackWorkflow('CallbackE2eRecv1', 'E2E: callbacks received',
 const FORGED = callbackWorkflow('CallbackE2eForg1', 'E2E: forged callbacks');
 /** The trigger's confirming reads per minute (nodes/OllangCallbackTrigger/admission.ts, docs/push.md). */
 const READS_PER_MINUTE = 120;
+/** Generated schedules run here by seed (test/trigger/callbackSchedule.cts); each gets a workflow of its own. */
+const SCHEDULE_SEED = Number(process.env.OLLANG_CALLBACK_E2E_SEED ?? 35);
+const SCHEDULE_SAMPLE = 3;
+const SCHEDULED = Array.from({ length: SCHEDULE_SAMPLE }, (_, index) => callbackWorkflow(`CallbackE2eGen${index + 1}`, `E2E: generated schedule ${index + 1}`));
 const EXAMPLE_FILE = 'order-completed-callback.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
 const EXAMPLE_TRIGGER = 'On Ollang callback';
@@ -74,15 +80,15 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		n8n = N8nUserFolder.create('callbacks');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		await n8n.importWorkflows([RECEIVER.workflow, FORGED.workflow, EXAMPLE]);
+		await n8n.importWorkflows([RECEIVER.workflow, FORGED.workflow, EXAMPLE, ...SCHEDULED.map((each) => each.workflow)]);
 		server = await n8n.start();
 		port = Number(new URL(server.url).port);
 		cookie = await signIn(server.url);
 		// Published as the editor's Publish button does (a CLI publish would start n8n once more per workflow).
-		for (const workflow of [RECEIVER.workflow, FORGED.workflow, EXAMPLE]) await activateWorkflow(server.url, cookie, workflow.id);
+		for (const workflow of [RECEIVER.workflow, FORGED.workflow, EXAMPLE, ...SCHEDULED.map((each) => each.workflow)]) await activateWorkflow(server.url, cookie, workflow.id);
 		receiverUrl = productionUrl(server.url, RECEIVER.webhookId, TOKEN);
 		await untilRegistered(receiverUrl);
-		await untilRegistered(productionUrl(server.url, FORGED.webhookId));
+		for (const each of [FORGED, ...SCHEDULED]) await untilRegistered(productionUrl(server.url, each.webhookId));
 		await untilRegistered(productionUrl(server.url, String(exampleNode(EXAMPLE, EXAMPLE_TRIGGER).webhookId)));
 		// Every delivery is sent twice from here on: the second copy of the same body, up to 2 simulated minutes later.
 		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 1 });
@@ -384,6 +390,77 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		assert.ok(reads <= READS_PER_MINUTE * Math.ceil(seconds / 60), `${reads} reads in ${seconds.toFixed(1)} s`);
 		assert.equal(count(200) + count(503), 1000);
 		assert.equal(count(200), reads, 'each read found an unknown order (200); every other callback was answered 503 without one');
+	});
+
+	it(`generated delivery schedules by seed (${SCHEDULE_SAMPLE} of seed ${SCHEDULE_SEED}; restarts and the second process stand for this one n8n): each real completion emitted once, nothing else`, async () => {
+		const started = Date.now();
+		const unused = [...SCHEDULED];
+		const receiverOf = (workflow: (typeof SCHEDULED)[number]): ScheduleReceiver => ({
+			url: productionUrl(server!.url, workflow.webhookId),
+			emitted: async () => {
+				// Every execution finished, and no more arriving.
+				let seen = -1;
+				for (;;) {
+					const executions = await readExecutions(server!.url, cookie, workflow.workflow.id, { limit: 200 });
+					if (executions.length === seen && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))) return emittedItems(executions);
+					seen = executions.length;
+					await sleep(1500);
+				}
+			},
+		});
+		const ours = async (orderIds: string[]) => (await deliveries(sandbox)).filter((delivery) => orderIds.includes(delivery.orderId));
+		const world: ScheduleWorld = {
+			readsPerMinute: READS_PER_MINUTE,
+			async receivers(processes) {
+				const next = receiverOf(unused.shift()!);
+				return processes === 1 ? [next] : [next, next];
+			},
+			restart: async (running) => running,
+			createOrders: async (count) => await createOrders(sandbox, count, 'https://receiver.example/ollang-callback'),
+			async rerun(orderId) {
+				assert.equal((await sandbox.call('POST', `/integration/orders/${orderId}/rerun`, { body: {} })).status, 200);
+			},
+			async requestQc(orderId) {
+				assert.equal((await sandbox.call('POST', `/integration/orders/${orderId}/qc`, { body: { callbackUrl: 'https://receiver.example/qc' } })).status, 200);
+			},
+			async advanceUntil(orderIds, count) {
+				for (let minute = 0; minute < 60 && (await ours(orderIds)).length < count; minute++) await sandbox.advanceClock(1);
+				const made = await ours(orderIds);
+				assert.ok(made.length >= count, `${count} callbacks expected, ${made.length} made`);
+				return made;
+			},
+			failReads: async (times) => {
+				await sandbox.admin('POST', 'faults', { method: 'GET', path: '/integration/orders/:orderId', kind: 'status', status: 503, retryAfterSeconds: 0, times });
+			},
+			clearFaults: async () => {
+				await sandbox.admin('DELETE', 'faults');
+			},
+			orderReads: async () => (await sandbox.requests()).filter((request) => request.method === 'GET' && /^\/integration\/orders\/[^/]+$/.test(request.path)).length,
+			async post(url, bodies) {
+				const statuses: number[] = [];
+				for (let index = 0; index < bodies.length; index += 20) {
+					statuses.push(...(await Promise.all(bodies.slice(index, index + 20).map(async (body) => (await send(url, JSON.stringify(body))).status))));
+				}
+				return statuses;
+			},
+		};
+		// The sandbox records the callbacks and sends none: the schedules deliver them.
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1000 });
+		const found: string[] = [];
+		try {
+			const sample = fc.sample(scheduleArbitrary.map((drawn) => ({ ...drawn, flood: false })), { seed: SCHEDULE_SEED, numRuns: SCHEDULE_SAMPLE });
+			for (const [index, drawn] of sample.entries()) {
+				const record = await runSchedule(world, drawn);
+				const broken = violations(record, READS_PER_MINUTE);
+				console.log(`${LABEL}: schedule ${index + 1} of seed ${SCHEDULE_SEED}: ${drawn.orders} orders, reruns ${JSON.stringify(drawn.reruns)}, qc ${drawn.qc}, steps ${drawn.phases.map((phase) => phase.length).join('+')}: expected ${record.expected.length}, emitted ${record.emitted.length}, reads ${record.reads}; violations ${broken.length}`);
+				found.push(...broken.map((problem) => `schedule ${index + 1} (${JSON.stringify(drawn)}): ${problem}`));
+			}
+		} finally {
+			await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 0 });
+			await sandbox.admin('DELETE', 'faults');
+		}
+		console.log(`${LABEL}: generated schedules ${SCHEDULE_SAMPLE}, violations ${found.length}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		assert.deepEqual(found, []);
 	});
 
 	it('across a restart: repeats of the completions emitted at once emit nothing after the trigger, a delivery that failed while n8n was down is emitted on its retry, once', async () => {
