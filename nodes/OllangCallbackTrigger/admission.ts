@@ -17,24 +17,26 @@ export const READS_PER_MINUTE = 120;
 const MINUTE_MS = 60_000;
 /** A read's duration until some are measured: the real API's slow end, so the first estimates err on the safe side. */
 const FIRST_READ_ESTIMATE_MS = 500;
-/** How often a waiting callback checks whether its time is up (no timer outlives a wait by more than this). */
+/** How often a waiting callback checks whether it can still be read in time (no timer outlives a wait by more). */
 const WAIT_STEP_MS = 100;
 
 interface Waiter {
-	/** When its caller must have its answer: it waits only while a read (as long as recent ones) still fits before it. */
+	/** When its caller must have its answer. */
 	deadline: number;
-	admitted: boolean;
+	/** When its read began: set when a slot is handed to it (so no newcomer takes that slot first). */
+	startedAt?: number;
 	/** Resolves when it is admitted. */
 	admission: Promise<void>;
 	admit: () => void;
 }
 
 interface Gate {
-	inFlight: number;
+	/** When each read under way began. */
+	underWay: number[];
 	/** When each read of the last minute began, oldest first. */
 	begun: number[];
 	waiting: Waiter[];
-	/** Recent reads' duration (a moving average), for what a wait in the queue costs. */
+	/** Recent reads' duration (a moving average). */
 	readMs: number;
 }
 
@@ -44,7 +46,7 @@ const gates = new Map<string, Gate>();
 function gateOf(scope: string): Gate {
 	let gate = gates.get(scope);
 	if (gate === undefined) {
-		gate = { inFlight: 0, begun: [], waiting: [], readMs: FIRST_READ_ESTIMATE_MS };
+		gate = { underWay: [], begun: [], waiting: [], readMs: FIRST_READ_ESTIMATE_MS };
 		gates.set(scope, gate);
 	}
 	const minuteAgo = Date.now() - MINUTE_MS;
@@ -62,26 +64,37 @@ export class ReadRefused extends Error {
 	}
 }
 
-function begin(gate: Gate): void {
-	gate.inFlight++;
-	gate.begun.push(Date.now());
+/**
+ * Whether a callback `ahead` places back in the queue can still be read before `deadline`. A read is taken to last
+ * the recent average, or as long as the oldest read under way has run (reads that slow down are not over soon): the
+ * reads under way end within one such read, each 8 waiting ahead take one more, then its own.
+ */
+function readInTime(gate: Gate, ahead: number, deadline: number): boolean {
+	const now = Date.now();
+	const oldest = gate.underWay.length > 0 ? now - Math.min(...gate.underWay) : 0;
+	const readMs = Math.max(gate.readMs, oldest);
+	const rounds = gate.underWay.length < READS_IN_FLIGHT ? 0 : 1 + Math.floor(ahead / READS_IN_FLIGHT);
+	return now + rounds * readMs + readMs <= deadline;
 }
 
-/** The read ended: its slot goes to the longest-waiting callback that still has time for it. */
+function begin(gate: Gate): number {
+	const startedAt = Date.now();
+	gate.underWay.push(startedAt);
+	gate.begun.push(startedAt);
+	return startedAt;
+}
+
+/** The read ended: its slot goes to the longest-waiting callback that can still be read in time. */
 function end(gate: Gate, startedAt: number): void {
-	gate.inFlight--;
+	gate.underWay.splice(gate.underWay.indexOf(startedAt), 1);
 	gate.readMs = 0.8 * gate.readMs + 0.2 * (Date.now() - startedAt);
-	while (gate.inFlight < READS_IN_FLIGHT && gate.waiting.length > 0) {
+	while (gate.underWay.length < READS_IN_FLIGHT && gate.waiting.length > 0) {
 		const next = gate.waiting.shift() as Waiter;
-		if (!timeLeftForRead(gate, next.deadline)) continue;
-		next.admitted = true;
-		begin(gate);
+		if (!readInTime(gate, 0, next.deadline)) continue;
+		next.startedAt = begin(gate);
 		next.admit();
+		return;
 	}
-}
-
-function timeLeftForRead(gate: Gate, deadline: number): boolean {
-	return Date.now() + gate.readMs < deadline;
 }
 
 function queue(gate: Gate, deadline: number): Waiter {
@@ -89,15 +102,29 @@ function queue(gate: Gate, deadline: number): Waiter {
 	const admission = new Promise<void>((resolve) => {
 		admit = resolve;
 	});
-	const waiter: Waiter = { deadline, admitted: false, admission, admit };
+	const waiter: Waiter = { deadline, admission, admit };
 	gate.waiting.push(waiter);
 	return waiter;
 }
 
+/** Waits for a read slot while it can still be read in time: when its read began, or undefined (it left the queue). */
+async function waitTurn(gate: Gate, deadline: number): Promise<number | undefined> {
+	const waiter = queue(gate, deadline);
+	for (;;) {
+		if (waiter.startedAt !== undefined) return waiter.startedAt;
+		const ahead = gate.waiting.indexOf(waiter);
+		if (ahead === -1 || !readInTime(gate, ahead, deadline)) break;
+		await Promise.race([waiter.admission, sleep(WAIT_STEP_MS)]);
+	}
+	const index = gate.waiting.indexOf(waiter);
+	if (index !== -1) gate.waiting.splice(index, 1);
+	return undefined;
+}
+
 /**
- * Runs `read` once the trigger's limits allow it before `deadline` (epoch ms), or throws ReadRefused at once when
- * they will not: a minute's reads are spent (or promised to callbacks waiting), or the callbacks already waiting
- * would hold this one past its deadline. A callback that waits and runs out of time is refused then.
+ * Runs `read` once the trigger's limits allow it in time for `deadline` (epoch ms), or throws ReadRefused as soon
+ * as they will not: a minute's reads are spent (or promised to callbacks waiting), or the reads under way and the
+ * callbacks waiting ahead would hold this one past its deadline (checked again while it waits).
  */
 export async function withinReadLimits<T>(scope: string, deadline: number, read: () => Promise<T>): Promise<T> {
 	const gate = gateOf(scope);
@@ -105,23 +132,11 @@ export async function withinReadLimits<T>(scope: string, deadline: number, read:
 		const freeAt = (gate.begun[0] ?? Date.now()) + MINUTE_MS;
 		throw new ReadRefused(`${READS_PER_MINUTE} confirming reads in the last minute`, Math.max(1, Math.ceil((freeAt - Date.now()) / 1000)));
 	}
-	if (gate.inFlight < READS_IN_FLIGHT) begin(gate);
-	else {
-		const rounds = Math.ceil((gate.waiting.length + 1) / READS_IN_FLIGHT);
-		if (Date.now() + (rounds + 1) * gate.readMs > deadline) {
-			throw new ReadRefused(`${gate.inFlight} confirming reads under way and ${gate.waiting.length} waiting: no answer in time`, 1);
-		}
-		const waiter = queue(gate, deadline);
-		while (!waiter.admitted && timeLeftForRead(gate, deadline)) {
-			await Promise.race([waiter.admission, sleep(Math.max(1, Math.min(WAIT_STEP_MS, deadline - gate.readMs - Date.now())))]);
-		}
-		if (!waiter.admitted) {
-			const index = gate.waiting.indexOf(waiter);
-			if (index !== -1) gate.waiting.splice(index, 1);
-			throw new ReadRefused(`waited for a confirming read until no time was left for it`, 1);
-		}
+	const busy = gate.underWay.length >= READS_IN_FLIGHT || gate.waiting.length > 0;
+	const startedAt = busy ? await waitTurn(gate, deadline) : begin(gate);
+	if (startedAt === undefined) {
+		throw new ReadRefused(`${gate.underWay.length} confirming reads under way and ${gate.waiting.length} waiting: none in time`, 1);
 	}
-	const startedAt = Date.now();
 	try {
 		return await read();
 	} finally {

@@ -3,7 +3,7 @@
 // completion is confirmed with the API and emitted once; what is not a confirmed callback emits nothing.
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/index.cts';
-import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../harness/webhook.cts';
+import { createWebhookReceiver, OLLANG_CALLBACK_TRIGGER_NODE_TYPE, type WebhookReceiver, type WebhookReceiverOptions } from '../harness/webhook.cts';
 import { call } from '../sandbox/helpers.cts';
 import { Container, deduplicationStore } from '../harness/runtime.cts';
 import { dirname } from 'node:path';
@@ -431,6 +431,19 @@ describe('Ollang Callback Trigger: forged traffic (a completion is the API\'s; r
 		expect(trigger.emissions.flat().map((item) => item.completionKey)).toEqual([`order:${orderId}:${String(real.completedAt)}`, `order:${orderId}:${String(rerun.completedAt)}`]);
 		expect(trigger.executionsStarted).toBe(2);
 		console.log(`callback trigger: 1 completion + 20 forged variants at once: 1 emitted, ${firstReads} reads; its rerun + 22 callbacks: 1 emitted`);
+	});
+
+	it('a completion the previous version recorded in n8n\'s store (keyed on the callback\'s completedAt) is still dropped after the upgrade', async () => {
+		const trigger = await receiver();
+		const [orderId] = await completeQuietly(1, async () => await createOrders(1, trigger.url));
+		const real = bodyOf(orderId, 0);
+		// What the version before this one recorded for it: `order:<orderId>:<the body's completedAt>`.
+		const node = { id: 'callback-trigger-under-test', name: 'Ollang Callback Trigger', type: OLLANG_CALLBACK_TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		await deduplicationStore.checkProcessedAndRecord([`order:${orderId}:${String(real.completedAt)}`], 'node', { node, workflow: { id: trigger.workflowId, active: true } }, { mode: 'entries', maxEntries: 10_000 });
+		const upgraded = await receiver({}, { restartOf: trigger });
+		expect(await post(upgraded.url, JSON.stringify(real))).toEqual({ status: 200, body: '{"received":true}' });
+		expect(upgraded.executionsStarted).toBe(1);
+		expect(upgraded.emissions).toEqual([]);
 	});
 
 	it(`1,000 callbacks naming unknown orders: nothing emitted, at most ${READS_PER_MINUTE} reads (then 503 at once, with Retry-After); an unknown order named again costs no read`, async () => {
