@@ -96,7 +96,7 @@ const editArb: fc.Arbitrary<Edit> = fc.record({
 });
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
-	afterPage: fc.integer({ min: 1, max: 10 }),
+	afterPage: fc.integer({ min: 1, max: 6 }),
 	clockStepMs: fc.constantFrom(1000 as const, 0 as const),
 	edits: fc.array(editArb, { minLength: 1, maxLength: 3 }),
 });
