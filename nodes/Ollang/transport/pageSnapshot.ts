@@ -58,8 +58,8 @@ function rowKey(row: IDataObject, page: number, index: number): string {
 /**
  * The pages of one listing as read so far. Each answer carries the listing's size (itemCount); rows added or removed
  * between two answers change it. The pages form one listing when every page up to the last needed was answered at
- * the size of the latest answer and no row shows twice; until then the pages answered at another size (or holding a
- * row seen twice) are read again, at most MAX_REREAD_ROUNDS times.
+ * the size of the latest answer, no row shows twice, and no page predates a row that arrived during the read; until
+ * then those pages are read again, at most MAX_REREAD_ROUNDS times.
  */
 export class PageSnapshot {
 	/** Re-read rounds after the first read of every page; a listing still changing after them fails (or, with a Limit, is cut). */
@@ -242,11 +242,6 @@ export class PageSnapshot {
 			last = page;
 		}
 		return this.collect(last);
-	}
-
-	/** Keeps page 1 only: the other pages are read again (with another query). */
-	forgetAfterFirst(): void {
-		for (const page of [...this.pages.keys()]) if (page !== 1) this.pages.delete(page);
 	}
 
 	/** The latest size seen, for the error. */

@@ -43,8 +43,8 @@ export interface PagingOptions {
 	pinTimeKey?: string;
 	/**
 	 * The field of a row holding its creation time (occurredAt, createdAt). Rows stamped during the read show that
-	 * the listing changed even when its count did not (see PageSnapshot), and rows stamped after their answer that
-	 * the service stamps ahead of its Date (then nothing is pinned).
+	 * the listing changed even when its count did not (see PageSnapshot); a page 1 listing rows stamped after its
+	 * answer shows a service that stamps ahead of its Date (then nothing is pinned).
 	 */
 	rowTimeKey?: string;
 	/** Called with each page's number and answer headers (e.g. to read the service's Date). */
@@ -106,7 +106,8 @@ export async function apiRequestAllPages<T = IDataObject>(
 
 	const first = await fetchPage(1);
 	const snapshot = new PageSnapshot(take, limit, first, rowTimeOf(paging.rowTimeKey));
-	// A page 1 that lists rows stamped after its own Date: a pin at that Date would leave rows out.
+	// A page 1 that lists rows stamped after its own Date: a pin at that Date would leave rows out. (Pinned pages
+	// never list such rows, so page 1 is where the service shows it.)
 	if (paging.pinTimeKey !== undefined && !snapshot.stampedAhead()) {
 		pageRequest = pinnedRequest(request, paging.pinTimeKey, first.headers.date);
 	}
@@ -131,11 +132,6 @@ export async function apiRequestAllPages<T = IDataObject>(
 		}
 		const answers = await mapConcurrent(stale, concurrency, fetchPage);
 		stale.forEach((page, index) => snapshot.add(page, answers[index]));
-		if (pageRequest !== request && snapshot.stampedAhead()) {
-			// The service stamps rows ahead of its Date, so the pin may leave out rows page 1 counted: read unpinned.
-			pageRequest = request;
-			snapshot.forgetAfterFirst();
-		}
 		stale = snapshot.pagesToRead();
 	}
 	return (stale.length === 0 ? snapshot.rows() : snapshot.consistentPrefix()) as T[];
