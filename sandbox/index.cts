@@ -21,6 +21,7 @@ import { IdFactory } from './core/ids.cts';
 import { type ListingGrowth, NO_GROWTH, setListingGrowth } from './growth.cts';
 import { Rng } from './core/rng.cts';
 import { FaultInjector, type FaultRule } from './faults.cts';
+import { createListingEdits, type ListingEdits } from './listingEdits.cts';
 import { Router } from './http/router.cts';
 import { type AdminRoute, type ApiRoute, answerClientError, createRequestHandler } from './http/server.cts';
 import { RequestLog, type RequestFilter, type RequestRecord } from './requestLog.cts';
@@ -38,6 +39,9 @@ export type { VolumeConfig } from './seed.cts';
 export type { SimulatedOrderInput, Simulate } from './simulate.cts';
 export type { ProgressionSettings } from './world.cts';
 export type { ListingGrowth } from './growth.cts';
+export type { ListingEdits, NewListingRow } from './listingEdits.cts';
+export type { PagedListing } from './pageHooks.cts';
+export { PAGED_LISTINGS } from './pageHooks.cts';
 export * from './types.cts';
 export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJobs.cts';
 export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/orderLife.cts';
@@ -106,6 +110,8 @@ export interface Sandbox {
 	callbacks: { list(): readonly CallbackDelivery[]; settled(): Promise<void>; readonly settings: CallbackSettings };
 	/** Changes the listing growth (sandbox/growth.cts); answers the whole setting. */
 	setListingGrowth(growth: Partial<ListingGrowth>): ListingGrowth;
+	/** Rows added and removed between page reads, and a hook after each answered page (sandbox/listingEdits.cts). */
+	listings: ListingEdits;
 	close(): Promise<void>;
 }
 
@@ -250,6 +256,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		simulate,
 		callbacks: { list: () => callbacks.list(), settled: () => callbacks.settled(), settings: callbacks.settings },
 		setListingGrowth: (growth) => setListingGrowth(world, growth),
+		listings: createListingEdits(world),
 		close: async () => {
 			world.clock.stopRealtime();
 			closing.abort();

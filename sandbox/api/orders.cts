@@ -9,6 +9,7 @@ import { cancelHumanReview, cancelOrder, isCancellable, isRerunnable, requestHum
 import { generateSegments, writeSegmentsXlsx } from '../domain/segments.cts';
 import { creditsToUsd } from '../domain/wallet.cts';
 import { growAfterPage } from '../growth.cts';
+import { afterListingPage } from '../pageHooks.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
@@ -93,6 +94,7 @@ function listOrders(ctx: ApiContext): Reply {
 	const page = paginate(rows, pageOptions.page, pageOptions.take);
 	const reply = json(200, { data: page.data.map(orderSummary), meta: page.meta });
 	growAfterPage(ctx.world, 'orders');
+	afterListingPage(ctx.world, 'orders');
 	return reply;
 }
 
