@@ -34,6 +34,10 @@ export class OllangCallbackTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// In this mode n8n answers responseData when it is set, and reads an unset one as 'firstEntryJson' (a
+				// lastNode setting), which it would send as that literal text (n8n 1.123 to 2.41). Empty, it answers the
+				// webhookResponse webhook() returns: {"received": true}.
+				responseData: '',
 				path: 'ollang-callback',
 			},
 		],

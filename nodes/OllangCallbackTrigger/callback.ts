@@ -74,9 +74,13 @@ export function isRefusal(value: Callback | Refusal): value is Refusal {
 	return 'status' in value;
 }
 
-/** What marks one completion: repeats of it carry the same key. */
-export function completionKey(callback: Callback): string {
+/**
+ * What the callback claims, as this process remembers it: the order and the instant its body names (any writing of
+ * the same instant is the same claim), or the evaluation. Only a memory of answers given: the completion emitted
+ * is the one the API shows (confirm.ts), never this.
+ */
+export function claimKey(callback: Callback): string {
 	return callback.event === 'orderCompleted'
-		? `order:${callback.orderId}:${callback.completedAt}`
+		? `order:${callback.orderId}@${new Date(Date.parse(callback.completedAt)).toISOString()}`
 		: `qc:${callback.evalId}`;
 }

@@ -6,15 +6,28 @@ import { asNodeError } from '../OllangTrigger/pollSession';
 import type { Callback } from './callback';
 
 /**
- * What the API says about a callback: confirmed with the item to emit, or not and why. `later`: the API may not show
- * it yet (the order not completed, the evaluation still running), so the API is asked to call again.
+ * What the API says about a callback: confirmed with the completion it is (`completionKey`) and the item to emit, or
+ * not and why. `later`: the API may not show it yet (the order not completed, the evaluation still running), so
+ * the API is asked to call again.
  */
-export type Confirmation = { confirmed: true; item: IDataObject } | { confirmed: false; reason: string; later: boolean };
+export type Confirmation =
+	| { confirmed: true; completionKey: string; item: IDataObject }
+	| { confirmed: false; reason: string; later: boolean };
+
+/** Get Order's answer, or the API's lasting refusal of it (an unknown order, another account's). */
+export type OrderRead = { order: IDataObject } | { refusedWith: number };
 
 /** Per read; the whole confirmation is bounded by the receiver's budget besides (receive.ts). */
 const READ_TIMEOUT_MS = 5_000;
 
 const DONE_STATUSES = ['completed', 'delivered'];
+
+/**
+ * The delivery events that complete an order (the reference's DeliveryEvent types): the AI pipeline's delivery for
+ * an AI-only order, the LSP's approval for a reviewed one. A rerun adds a new one; the order's later delivery to
+ * the client (order_delivered) and a translator's delivery do not complete it.
+ */
+const COMPLETING_EVENTS = ['ai_delivered', 'lsp_approved'];
 
 /** A 4xx from the API (unknown order, not this key's): a lasting answer, not a failure to retry. */
 function isLastingRefusal(error: unknown): error is NodeApiError {
@@ -22,33 +35,57 @@ function isLastingRefusal(error: unknown): error is NodeApiError {
 	return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
-/**
- * Asks the API whether the callback is true (Get Order, the reference's advice): the order is completed or
- * delivered; for QC, its latest evaluation is this one and finished. The item is the API's answer, never the
- * callback's body. A failed read (after the transport's retries) is thrown: the caller answers so the API calls again.
- */
-export async function confirmCallback(this: IWebhookFunctions, callback: Callback): Promise<Confirmation> {
-	let order: IDataObject;
+/** Get Order (the reference's advice for confirming a callback). A failed read (after the transport's retries) is thrown. */
+export async function readOrder(this: IWebhookFunctions, orderId: string): Promise<OrderRead> {
 	try {
-		order = (await apiRequest.call(this, {
+		const order = (await apiRequest.call(this, {
 			method: 'GET',
-			path: apiPath`/integration/orders/${callback.orderId}`,
+			path: apiPath`/integration/orders/${orderId}`,
 			retry: 'safe',
 			timeoutMs: READ_TIMEOUT_MS,
 		})) as IDataObject;
+		return { order };
 	} catch (error) {
-		if (isLastingRefusal(error)) return { confirmed: false, reason: `the API answered ${error.httpCode} for order ${callback.orderId}`, later: false };
+		if (isLastingRefusal(error)) return { refusedWith: Number(error.httpCode) };
 		throw asNodeError(this.getNode(), error);
 	}
+}
+
+/**
+ * Which completion of the order the API shows: its latest completing delivery event, `order:<orderId>:<occurredAt>`.
+ * The log is append-only (oldest first, never backfilled), so repeats and forged variants of one completion find
+ * the same event and a rerun finds a new one. The key has the shape the node used before (`completedAt` from the
+ * callback), and the API's callback names the same instant, so n8n's store keeps recognising what it recorded.
+ * An order whose log shows no completing event (made before the log existed) is one completion per order.
+ */
+export function orderCompletionKey(orderId: string, order: IDataObject): string {
+	const events = Array.isArray(order.deliveryEvents) ? (order.deliveryEvents as IDataObject[]) : [];
+	const completing = events.filter((event) => COMPLETING_EVENTS.includes(String(event.type)) && typeof event.occurredAt === 'string');
+	const latest = completing[completing.length - 1];
+	return latest === undefined ? `order:${orderId}:no-delivery-log` : `order:${orderId}:${String(latest.occurredAt)}`;
+}
+
+/**
+ * Whether the API's answer confirms the callback: the order is completed or delivered (its completion is the one
+ * the API shows, whatever `completedAt` the body claims); for QC, its latest evaluation is this one and finished.
+ * The item is the API's answer, never the callback's body.
+ */
+export function judge(callback: Callback, read: OrderRead): Confirmation {
+	if ('refusedWith' in read) return { confirmed: false, reason: `the API answered ${read.refusedWith} for order ${callback.orderId}`, later: false };
+	const { order } = read;
 	const status = String(order.status);
 	if (callback.event === 'orderCompleted') {
 		if (!DONE_STATUSES.includes(status)) return { confirmed: false, reason: `order ${callback.orderId} is ${status}, not completed`, later: true };
-		return { confirmed: true, item: { event: callback.event, orderId: callback.orderId, order } };
+		return { confirmed: true, completionKey: orderCompletionKey(callback.orderId, order), item: { event: callback.event, orderId: callback.orderId, order } };
 	}
 	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
 	if (!evaluation || evaluation.id !== callback.evalId) {
 		return { confirmed: false, reason: `evaluation ${callback.evalId} is not the latest of order ${callback.orderId}`, later: false };
 	}
 	if (evaluation.isLoading === true) return { confirmed: false, reason: `evaluation ${callback.evalId} is still running`, later: true };
-	return { confirmed: true, item: { event: callback.event, orderId: callback.orderId, evalId: callback.evalId, evaluation, order } };
+	return {
+		confirmed: true,
+		completionKey: `qc:${callback.evalId}`,
+		item: { event: callback.event, orderId: callback.orderId, evalId: callback.evalId, evaluation, order },
+	};
 }

@@ -1,82 +1,103 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 /**
- * The first filter for repeated callbacks: completions this n8n process has started a workflow for, per workflow,
- * node and mode (a test event never hides a production one). It answers repeats at once, without asking the API or
- * starting an execution, and lets one of two copies arriving together through. It is memory only, because a webhook
- * node has nothing durable of its own in n8n 2.x: its context has no deduplication helpers, and the static data it
- * changes is overwritten when the execution it starts saves its own copy (loaded before the webhook's is saved).
- * The durable check is the node's execute() in that execution (emitOnce.ts): n8n's deduplication store, in n8n's
- * database, across restarts and workers.
+ * What this n8n process remembers per trigger (workflow, node and mode: a test event never hides a production one),
+ * so that repeats and forged traffic cost no read: the completions it emitted, and the answers it gave to what it
+ * read (a claim found to be an emitted completion, an unknown order, an order not completed yet). Memory only: a
+ * webhook node has nothing durable of its own in n8n 2.x (its context has no deduplication helpers, and the static
+ * data it changes is overwritten when the execution it starts saves its own copy). The durable check is the node's
+ * execute() in that execution (emitOnce.ts): n8n's deduplication store, across restarts and workers.
  */
 
 /** The API repeats a callback within minutes (the sandbox's last retry comes 21 minutes after the first). */
-const KEEP_MS = 24 * 60 * 60 * 1000;
-/** Bounds the memory of a very busy node: the oldest completions are forgotten first. */
+const EMITTED_KEEP_MS = 24 * 60 * 60 * 1000;
+/** Bounds the memory of a very busy trigger: the oldest entries are forgotten first. */
 const KEEP_AT_MOST = 20_000;
 
-/** A completion being confirmed: the promise says whether it was emitted; settle() is called once it is known. */
-interface Confirming {
-	outcome: Promise<boolean>;
-	settle: (emitted: boolean) => void;
+/** How long an answer from a read stands in for the read. */
+export const ANSWER_KEEP_MS = {
+	/** A claim found to be a completion already emitted: its repeats, as long as the completion is remembered. */
+	repeat: EMITTED_KEEP_MS,
+	/** An order the API does not know for this key, an evaluation that is not the order's latest: lasting answers. */
+	refused: 10 * 60 * 1000,
+	/** An order not completed yet (503): shorter than the API's first retry (a minute), so the retry reads again. */
+	notYet: 30 * 1000,
+} as const;
+
+/** An answer this process gave, given again without a read until `until`. */
+export interface RememberedAnswer {
+	status: number;
+	reason: string;
+	until: number;
 }
 
-/** Per workflow, node and mode: completion key -> when it was emitted, or its confirmation under way. */
-const memory = new Map<string, Map<string, number | Confirming>>();
+interface Memory {
+	/** Completion key -> when it was emitted, oldest first. */
+	emitted: Map<string, number>;
+	/** Claim or order -> the answer a read led to. */
+	answers: Map<string, RememberedAnswer>;
+	/** Order id -> its read under way: callbacks of one order arriving together share one read. */
+	reading: Map<string, Promise<unknown>>;
+}
 
-function memoryOf(ctx: IWebhookFunctions): Map<string, number | Confirming> {
-	const scope = `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}:${ctx.getMode()}`;
-	let keys = memory.get(scope);
-	if (keys === undefined) {
-		keys = new Map();
-		memory.set(scope, keys);
+const memories = new Map<string, Memory>();
+
+/** The trigger a request reached, as the key of its memory and its read limits. */
+export function triggerScope(ctx: IWebhookFunctions): string {
+	return `${ctx.getWorkflow().id ?? ''}:${ctx.getNode().id}:${ctx.getMode()}`;
+}
+
+function forgetOldest<T>(entries: Map<string, T>, expired: (value: T) => boolean): void {
+	for (const [key, value] of entries) {
+		if (entries.size <= KEEP_AT_MOST && !expired(value)) break;
+		entries.delete(key);
+	}
+}
+
+function memoryOf(ctx: IWebhookFunctions): Memory {
+	const scope = triggerScope(ctx);
+	let memory = memories.get(scope);
+	if (memory === undefined) {
+		memory = { emitted: new Map(), answers: new Map(), reading: new Map() };
+		memories.set(scope, memory);
 	}
 	const now = Date.now();
-	for (const [key, at] of keys) {
-		if (typeof at !== 'number') continue;
-		if (now - at <= KEEP_MS && keys.size <= KEEP_AT_MOST) break;
-		keys.delete(key);
+	forgetOldest(memory.emitted, (at) => now - at > EMITTED_KEEP_MS);
+	forgetOldest(memory.answers, (answer) => answer.until < now);
+	return memory;
+}
+
+/** The first still-standing answer remembered under any of `keys`. */
+export function rememberedAnswer(ctx: IWebhookFunctions, keys: string[]): RememberedAnswer | undefined {
+	const { answers } = memoryOf(ctx);
+	const now = Date.now();
+	for (const key of keys) {
+		const answer = answers.get(key);
+		if (answer !== undefined && answer.until >= now) return answer;
 	}
-	return keys;
+	return undefined;
 }
 
-/** What this process knows of a completion when a callback of it arrives. */
-export type Claim =
-	| { state: 'claimed' }
-	| { state: 'emitted' }
-	/** Another request is confirming it: `outcome` says whether that one emitted it. */
-	| { state: 'confirming'; outcome: Promise<boolean> };
-
-/**
- * Claims a completion for this request, unless it was emitted already or another request is confirming it. A claim
- * ends with `release` (not confirmed) or `record` (emitted), which also answers the requests that waited for it.
- */
-export function claim(ctx: IWebhookFunctions, key: string): Claim {
-	const keys = memoryOf(ctx);
-	const known = keys.get(key);
-	if (typeof known === 'number') return { state: 'emitted' };
-	if (known !== undefined) return { state: 'confirming', outcome: known.outcome };
-	let settle: (emitted: boolean) => void = () => undefined;
-	const outcome = new Promise<boolean>((resolve) => {
-		settle = resolve;
-	});
-	keys.set(key, { outcome, settle });
-	return { state: 'claimed' };
+export function rememberAnswer(ctx: IWebhookFunctions, key: string, answer: Omit<RememberedAnswer, 'until'>, keepMs: number): void {
+	const { answers } = memoryOf(ctx);
+	answers.delete(key);
+	answers.set(key, { ...answer, until: Date.now() + keepMs });
 }
 
-function end(ctx: IWebhookFunctions, key: string, emitted: boolean): void {
-	const keys = memoryOf(ctx);
-	const known = keys.get(key);
-	keys.delete(key);
-	// Re-inserted at the end: the map stays in emission order, oldest first.
-	if (emitted) keys.set(key, Date.now());
-	if (known !== undefined && typeof known !== 'number') known.settle(emitted);
+export function wasEmitted(ctx: IWebhookFunctions, completionKey: string): boolean {
+	return memoryOf(ctx).emitted.has(completionKey);
 }
 
-export function release(ctx: IWebhookFunctions, key: string): void {
-	end(ctx, key, false);
+export function recordEmitted(ctx: IWebhookFunctions, completionKey: string): void {
+	memoryOf(ctx).emitted.set(completionKey, Date.now());
 }
 
-export function record(ctx: IWebhookFunctions, key: string): void {
-	end(ctx, key, true);
+/** The read of `orderId` under way for this trigger, or `read()` started and shared until it ends. */
+export function sharedRead<T>(ctx: IWebhookFunctions, orderId: string, read: () => Promise<T>): Promise<T> {
+	const { reading } = memoryOf(ctx);
+	const underWay = reading.get(orderId) as Promise<T> | undefined;
+	if (underWay !== undefined) return underWay;
+	const started = read().finally(() => reading.delete(orderId));
+	reading.set(orderId, started);
+	return started;
 }

@@ -25,12 +25,22 @@ import {
 	untilRegistered,
 	type CallbackDelivery,
 } from './callbacks.mts';
+import fc from 'fast-check';
+import { runSchedule, scheduleArbitrary, violations, type ScheduleReceiver, type ScheduleWorld } from '../trigger/callbackSchedule.cts';
 import { exampleNode, jsonIfRan, N8nUserFolder, readExample, SandboxClient, tally, testCredentials, WITH_N8N_3_DEFAULTS, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
 
 const TOKEN = 'e2e-callback-token-7f3a';
 const RECEIVER = callbackWorkflow('CallbackE2eRecv1', 'E2E: callbacks received', { secretToken: TOKEN });
+/** Forged traffic goes to its own trigger: its read limits are per trigger, so the flood leaves RECEIVER's alone. */
+const FORGED = callbackWorkflow('CallbackE2eForg1', 'E2E: forged callbacks');
+/** The trigger's confirming reads per minute (nodes/OllangCallbackTrigger/admission.ts, docs/push.md). */
+const READS_PER_MINUTE = 120;
+/** Generated schedules run here by seed (test/trigger/callbackSchedule.cts); each gets a workflow of its own. */
+const SCHEDULE_SEED = Number(process.env.OLLANG_CALLBACK_E2E_SEED ?? 35);
+const SCHEDULE_SAMPLE = 3;
+const SCHEDULED = Array.from({ length: SCHEDULE_SAMPLE }, (_, index) => callbackWorkflow(`CallbackE2eGen${index + 1}`, `E2E: generated schedule ${index + 1}`));
 const EXAMPLE_FILE = 'order-completed-callback.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
 const EXAMPLE_TRIGGER = 'On Ollang callback';
@@ -70,14 +80,15 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		n8n = N8nUserFolder.create('callbacks');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		await n8n.importWorkflows([RECEIVER.workflow, EXAMPLE]);
+		await n8n.importWorkflows([RECEIVER.workflow, FORGED.workflow, EXAMPLE, ...SCHEDULED.map((each) => each.workflow)]);
 		server = await n8n.start();
 		port = Number(new URL(server.url).port);
 		cookie = await signIn(server.url);
 		// Published as the editor's Publish button does (a CLI publish would start n8n once more per workflow).
-		for (const workflow of [RECEIVER.workflow, EXAMPLE]) await activateWorkflow(server.url, cookie, workflow.id);
+		for (const workflow of [RECEIVER.workflow, FORGED.workflow, EXAMPLE, ...SCHEDULED.map((each) => each.workflow)]) await activateWorkflow(server.url, cookie, workflow.id);
 		receiverUrl = productionUrl(server.url, RECEIVER.webhookId, TOKEN);
 		await untilRegistered(receiverUrl);
+		for (const each of [FORGED, ...SCHEDULED]) await untilRegistered(productionUrl(server.url, each.webhookId));
 		await untilRegistered(productionUrl(server.url, String(exampleNode(EXAMPLE, EXAMPLE_TRIGGER).webhookId)));
 		// Every delivery is sent twice from here on: the second copy of the same body, up to 2 simulated minutes later.
 		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 1 });
@@ -130,7 +141,7 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		// waits for that confirmation and gets its answer: 503 too, so both copies are sent again.)
 		for (const orderId of failing) {
 			assert.ok(ours.some((delivery) => delivery.orderId === orderId && delivery.attempts[0].statusCode === 503), `no 503 for ${orderId}: ${JSON.stringify(codes(orderId))}`);
-			assert.ok(n8n.serverLog.some((line) => line.includes(`could not confirm order:${orderId}:`) && line.includes('answered 503')), `no log line for ${orderId}`);
+			assert.ok(n8n.serverLog.some((line) => line.includes(`could not confirm order:${orderId}@`) && line.includes('answered 503')), `no log line for ${orderId}`);
 		}
 		// What was emitted is the API's answer, keyed by the completion the callback reported.
 		for (const item of items) {
@@ -295,6 +306,162 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 			branches.push(`${String(item.evalId)} lowest ${lowest}: ${lowest < 85 ? 'human review' : 'quality OK'}`);
 		}
 		console.log(`${LABEL}: example executions ${executions.length}; QC ${branches.join('; ')}`);
+	});
+
+	/** The next completion's callback recorded by the sandbox (its real body) and not sent; its body. */
+	async function completeQuietly(orderId: string, nth: number): Promise<Json> {
+		const all = await runClockUntil(sandbox, (list) => list.filter((delivery) => delivery.orderId === orderId).length > nth, { maxMinutes: 30 });
+		return all.filter((delivery) => delivery.orderId === orderId)[nth].body as Json;
+	}
+
+	/** 20 claims of one completion: other instants, and the same instant written otherwise. */
+	function forgedVariants(body: Json): Json[] {
+		const at = Date.parse(String(body.completedAt));
+		const instants = [1, 1000, 60_000, -1000, -86_400_000, 3_600_000, 7 * 86_400_000, 2, 999, -60_000].map((shift) => new Date(at + shift).toISOString());
+		const writings = [
+			new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			new Date(at).toISOString().replace('Z', '+00:00'),
+			new Date(at + 2 * 3_600_000).toISOString().replace('Z', '+02:00'),
+			new Date(at - 5 * 3_600_000).toISOString().replace('Z', '-05:00'),
+			new Date(at).toUTCString(),
+			new Date(at).toISOString().replace('T', ' '),
+			new Date(at).toISOString().replace('Z', '-00:00'),
+			new Date(at + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			new Date(at - 1000).toISOString().replace('Z', '+00:00'),
+			new Date(at).toString(),
+		];
+		return [...instants, ...writings].map((completedAt) => ({ ...body, completedAt }));
+	}
+
+	it('one real completion and 20 forged variants (other completedAt values and writings) start 1 execution; the rerun completing starts 1 more; answered {"received":true}', async () => {
+		const url = productionUrl(server!.url, FORGED.webhookId);
+		const started = Date.now();
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1 });
+		const [orderId] = await createOrders(sandbox, 1, url);
+		await sandbox.advanceClock(10);
+		const real = await completeQuietly(orderId, 0);
+		const variants = forgedVariants(real);
+		const answers = await Promise.all([...variants.slice(0, 10), real, ...variants.slice(10)].map(async (body) => await send(url, JSON.stringify(body))));
+		const first = await finishedExecutions(server!.url, cookie, FORGED.workflow.id, 1);
+		await sleep(2000);
+		const afterFirst = await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 });
+
+		const rerun = await sandbox.call('POST', `/integration/orders/${orderId}/rerun`, { body: {} });
+		assert.equal(rerun.status, 200, JSON.stringify(rerun.body));
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1 });
+		await sandbox.advanceClock(10);
+		const second = await completeQuietly(orderId, 1);
+		const again = await Promise.all([second, real, ...forgedVariants(second), second].map(async (body) => await send(url, JSON.stringify(body))));
+		const executions = await finishedExecutions(server!.url, cookie, FORGED.workflow.id, 2);
+		await sleep(2000);
+		const all = await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 });
+		const keys = emittedItems(all).map((item) => String(item.completionKey)).sort();
+		console.log(
+			`${LABEL}: 1 completion + 20 forged variants at once: executions ${afterFirst.length} (answers ${JSON.stringify([...new Set(answers.map((a) => `${a.status} ${a.text}`))])}); ` +
+				`its rerun + 22 callbacks: executions ${all.length}, keys ${JSON.stringify(keys)}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+		);
+		assert.deepEqual(answers, Array.from({ length: 21 }, () => ({ status: 200, text: '{"received":true}' })));
+		assert.ok(again.every((each) => each.status === 200 && each.text === '{"received":true}'), JSON.stringify(again));
+		assert.equal(first.length, 1);
+		assert.equal(afterFirst.length, 1, 'a forged variant started an execution');
+		assert.equal(executions.length, 2);
+		assert.equal(all.length, 2, 'the rerun or a variant of it started more than one execution');
+		assert.deepEqual(keys, [`order:${orderId}:${String(real.completedAt)}`, `order:${orderId}:${String(second.completedAt)}`]);
+	});
+
+	it(`1,000 callbacks naming unknown orders start 0 executions, with at most ${READS_PER_MINUTE} reads a minute`, async () => {
+		const url = productionUrl(server!.url, FORGED.webhookId);
+		const executionsBefore = (await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 })).length;
+		const readsOf = (requests: Array<{ method: string; path: string }>) => requests.filter((request) => request.method === 'GET' && /^\/integration\/orders\/fc[0-9a-f]{22}$/.test(request.path)).length;
+		const readsBefore = readsOf(await sandbox.requests());
+		const started = Date.now();
+		const statuses: number[] = [];
+		for (let index = 0; index < 1000; index += 100) {
+			const batch = Array.from({ length: 100 }, (_, offset) => `fc${(index + offset).toString(16).padStart(22, '0')}`);
+			statuses.push(...(await Promise.all(batch.map(async (orderId) => (await send(url, JSON.stringify({ orderId, status: 'completed', completedAt: new Date().toISOString() }))).status))));
+		}
+		const seconds = (Date.now() - started) / 1000;
+		const reads = readsOf(await sandbox.requests()) - readsBefore;
+		await sleep(2000);
+		const executions = (await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 })).length - executionsBefore;
+		const count = (status: number) => statuses.filter((each) => each === status).length;
+		console.log(`${LABEL}: 1,000 callbacks naming unknown orders in ${seconds.toFixed(1)} s: reads ${reads}, answered 200 ${count(200)}, 503 ${count(503)}, executions ${executions}`);
+		assert.equal(executions, 0);
+		assert.ok(reads <= READS_PER_MINUTE * Math.ceil(seconds / 60), `${reads} reads in ${seconds.toFixed(1)} s`);
+		assert.equal(count(200) + count(503), 1000);
+		// 200: a read found the order unknown. 503: no read, or one that outlasted the callback's budget on a loaded machine.
+		assert.ok(count(200) <= reads, `${count(200)} answered 200 with ${reads} reads`);
+	});
+
+	it(`generated delivery schedules by seed (${SCHEDULE_SAMPLE} of seed ${SCHEDULE_SEED}; restarts and the second process stand for this one n8n): each real completion emitted once, nothing else`, async () => {
+		const started = Date.now();
+		const unused = [...SCHEDULED];
+		const receiverOf = (workflow: (typeof SCHEDULED)[number]): ScheduleReceiver => ({
+			url: productionUrl(server!.url, workflow.webhookId),
+			emitted: async () => {
+				// Every execution finished, and no more arriving.
+				let seen = -1;
+				for (;;) {
+					const executions = await readExecutions(server!.url, cookie, workflow.workflow.id, { limit: 200 });
+					if (executions.length === seen && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))) return emittedItems(executions);
+					seen = executions.length;
+					await sleep(1500);
+				}
+			},
+		});
+		const ours = async (orderIds: string[]) => (await deliveries(sandbox)).filter((delivery) => orderIds.includes(delivery.orderId));
+		const world: ScheduleWorld = {
+			readsPerMinute: READS_PER_MINUTE,
+			async receivers(processes) {
+				const next = receiverOf(unused.shift()!);
+				return processes === 1 ? [next] : [next, next];
+			},
+			restart: async (running) => running,
+			createOrders: async (count) => await createOrders(sandbox, count, 'https://receiver.example/ollang-callback'),
+			async rerun(orderId) {
+				assert.equal((await sandbox.call('POST', `/integration/orders/${orderId}/rerun`, { body: {} })).status, 200);
+			},
+			async requestQc(orderId) {
+				assert.equal((await sandbox.call('POST', `/integration/orders/${orderId}/qc`, { body: { callbackUrl: 'https://receiver.example/qc' } })).status, 200);
+			},
+			async advanceUntil(orderIds, count) {
+				for (let minute = 0; minute < 60 && (await ours(orderIds)).length < count; minute++) await sandbox.advanceClock(1);
+				const made = await ours(orderIds);
+				assert.ok(made.length >= count, `${count} callbacks expected, ${made.length} made`);
+				return made;
+			},
+			failReads: async (times) => {
+				await sandbox.admin('POST', 'faults', { method: 'GET', path: '/integration/orders/:orderId', kind: 'status', status: 503, retryAfterSeconds: 0, times });
+			},
+			clearFaults: async () => {
+				await sandbox.admin('DELETE', 'faults');
+			},
+			orderReads: async () => (await sandbox.requests()).filter((request) => request.method === 'GET' && /^\/integration\/orders\/[^/]+$/.test(request.path)).length,
+			async post(url, bodies) {
+				const statuses: number[] = [];
+				for (let index = 0; index < bodies.length; index += 20) {
+					statuses.push(...(await Promise.all(bodies.slice(index, index + 20).map(async (body) => (await send(url, JSON.stringify(body))).status))));
+				}
+				return statuses;
+			},
+		};
+		// The sandbox records the callbacks and sends none: the schedules deliver them.
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1000 });
+		const found: string[] = [];
+		try {
+			const sample = fc.sample(scheduleArbitrary.map((drawn) => ({ ...drawn, flood: false })), { seed: SCHEDULE_SEED, numRuns: SCHEDULE_SAMPLE });
+			for (const [index, drawn] of sample.entries()) {
+				const record = await runSchedule(world, drawn);
+				const broken = violations(record, READS_PER_MINUTE);
+				console.log(`${LABEL}: schedule ${index + 1} of seed ${SCHEDULE_SEED}: ${drawn.orders} orders, reruns ${JSON.stringify(drawn.reruns)}, qc ${drawn.qc}, steps ${drawn.phases.map((phase) => phase.length).join('+')}: expected ${record.expected.length}, emitted ${record.emitted.length}, reads ${record.reads}; violations ${broken.length}`);
+				found.push(...broken.map((problem) => `schedule ${index + 1} (${JSON.stringify(drawn)}): ${problem}`));
+			}
+		} finally {
+			await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 0 });
+			await sandbox.admin('DELETE', 'faults');
+		}
+		console.log(`${LABEL}: generated schedules ${SCHEDULE_SAMPLE}, violations ${found.length}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		assert.deepEqual(found, []);
 	});
 
 	it('across a restart: repeats of the completions emitted at once emit nothing after the trigger, a delivery that failed while n8n was down is emitted on its retry, once', async () => {

@@ -6,7 +6,7 @@
 // - each request builds the workflow from the database copy of its static data; what webhook() changes there does
 //   not last: the execution it starts reloads the static data from the database (WorkflowRunner.run ->
 //   prepareNewExecution with loadStaticData), and that copy is the one saved at its end;
-// - `noWebhookResponse` means the node answered itself, else n8n answers `webhookResponse`;
+// - `noWebhookResponse` means the node answered itself, else n8n answers as its 'onReceived' mode does (onReceivedAnswer);
 // - the started execution begins with the trigger holding webhook()'s items; a node with execute() runs it on them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,8 +67,20 @@ function freshNodeType(): INodeType {
 	return loaded!;
 }
 
-function json(res: ServerResponse, status: number, body: IDataObject): void {
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+/**
+ * What n8n (1.123 to 2.41, webhook-on-received-response-extractor.js) answers in 'onReceived' mode: the
+ * description's responseData, read as 'firstEntryJson' when unset, is the answer when it is not empty; then the
+ * node's webhookResponse; then n8n's own message.
+ */
+function onReceivedAnswer(responseData: string | undefined, webhookResponse: unknown): unknown {
+	const data = responseData ?? 'firstEntryJson';
+	if (data === 'noData') return undefined;
+	if (data) return data;
+	return webhookResponse ?? { message: 'Workflow was started' };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 export async function createWebhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {
@@ -156,7 +168,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 				if (!res.writableEnded) res.end();
 				return;
 			}
-			json(res, 200, (result.webhookResponse as IDataObject | undefined) ?? { message: 'Workflow was started' });
+			json(res, 200, onReceivedAnswer(description.responseData, result.webhookResponse));
 		} catch (error) {
 			if (!res.headersSent) json(res, 500, { code: 0, message: (error as Error).message });
 		}

@@ -3,10 +3,11 @@
 // completion is confirmed with the API and emitted once; what is not a confirmed callback emits nothing.
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/index.cts';
-import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../harness/webhook.cts';
+import { createWebhookReceiver, OLLANG_CALLBACK_TRIGGER_NODE_TYPE, type WebhookReceiver, type WebhookReceiverOptions } from '../harness/webhook.cts';
 import { call } from '../sandbox/helpers.cts';
 import { Container, deduplicationStore } from '../harness/runtime.cts';
 import { dirname } from 'node:path';
+import { READS_IN_FLIGHT, READS_PER_MINUTE } from '../../nodes/OllangCallbackTrigger/admission';
 
 // n8n-core's copy of @n8n/backend-common holds the Logger a node's `this.logger` writes to.
 const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [dirname(require.resolve('n8n-core'))] })) as {
@@ -137,7 +138,7 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		const [orderId] = await createOrders(1, trigger.url);
 		sandbox.faults.add({ kind: 'delay', delayMs: 30_000, path: `/integration/orders/${orderId}` });
 		await advance(11);
-		expect(log).toEqual([expect.stringMatching(new RegExp(`^warn: .*could not confirm order:${orderId}:.* within 7 s.*answered 503 so the API sends it again`))]);
+		expect(log).toEqual([expect.stringMatching(new RegExp(`^warn: .*could not confirm order:${orderId}@.* within 7 s.*answered 503 so the API sends it again`))]);
 		const [delivery] = sandbox.callbacks.list().filter((each) => each.orderId === orderId);
 		expect(delivery.attempts[0]).toEqual(expect.objectContaining({ statusCode: 503, error: null }));
 		expect(delivery.attempts[0].durationMs).toBeLessThan(10_000);
@@ -373,4 +374,126 @@ describe('Ollang Callback Trigger: what is not a confirmed callback', () => {
 		expect(orderReads()).toBe(reads);
 		expect(trigger.emissions).toEqual([]);
 	});
+});
+
+describe('Ollang Callback Trigger: forged traffic (a completion is the API\'s; reads bounded)', () => {
+	/** The next completions' callbacks are recorded by the sandbox (real bodies) and not sent: the test sends them. */
+	async function completeQuietly(count: number, action: () => Promise<string[]>): Promise<string[]> {
+		sandbox.callbacks.settings.dropNext = count;
+		const orderIds = await action();
+		const before = sandbox.callbacks.list().length;
+		for (let minute = 0; minute < 60 && sandbox.callbacks.list().length < before + count; minute++) await advance(1);
+		sandbox.callbacks.settings.dropNext = 0;
+		return orderIds;
+	}
+	const bodyOf = (orderId: string, nth: number): IDataObject => sandbox.callbacks.list().filter((each) => each.orderId === orderId)[nth].body as IDataObject;
+
+	/** 20 claims of one completion's body: other instants and other writings of the same instant. */
+	function forgedVariants(body: IDataObject): IDataObject[] {
+		const at = Date.parse(String(body.completedAt));
+		const instants = [1, 1000, 60_000, -1000, -86_400_000, 3_600_000, 7 * 86_400_000].map((shift) => new Date(at + shift).toISOString());
+		const writings = [
+			new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			new Date(at).toISOString().replace('Z', '+00:00'),
+			new Date(at + 2 * 3_600_000).toISOString().replace('Z', '+02:00'),
+			new Date(at).toUTCString(),
+			String(new Date(at)),
+			new Date(at).toISOString().replace('T', ' '),
+		];
+		const claims = [...instants, ...writings, ...instants.slice(0, 7).map((instant) => instant.replace('Z', '-00:00'))];
+		return claims.slice(0, 20).map((completedAt) => ({ ...body, completedAt }));
+	}
+
+	it('one real completion and 20 forged variants (other completedAt values and writings) emit once; the rerun completing emits once more; each answered {"received":true}', async () => {
+		const trigger = await receiver();
+		const [orderId] = await completeQuietly(1, async () => await createOrders(1, trigger.url));
+		const real = bodyOf(orderId, 0);
+		const variants = forgedVariants(real);
+		expect(new Set(variants.map((body) => body.completedAt)).size).toBe(20);
+		const reads = orderReads();
+		// All at once, the real one among them: whichever is confirmed first, the API shows one completion.
+		const answers = await Promise.all([...variants.slice(0, 10), real, ...variants.slice(10)].map(async (body) => await post(trigger.url, JSON.stringify(body))));
+		const firstReads = orderReads() - reads;
+		expect(answers).toEqual(Array.from({ length: 21 }, () => ({ status: 200, body: '{"received":true}' })));
+		expect(trigger.emissions.flat().map((item) => item.completionKey)).toEqual([`order:${orderId}:${String(real.completedAt)}`]);
+		expect(trigger.executionsStarted).toBe(1);
+		// Sent again one after the other: each claim was answered from memory, no read.
+		for (const body of [real, ...variants]) expect(await post(trigger.url, JSON.stringify(body))).toEqual({ status: 200, body: '{"received":true}' });
+		expect(orderReads() - reads).toBe(firstReads);
+
+		// The order's rerun completes: a new completion (a new ai_delivered event), emitted once whatever is sent.
+		expect((await call(sandbox, 'POST', `/integration/orders/${orderId}/rerun`, { body: {} })).status).toBe(200);
+		await completeQuietly(1, async () => [orderId]);
+		const rerun = bodyOf(orderId, 1);
+		expect(rerun.completedAt).not.toBe(real.completedAt);
+		const again = await Promise.all([rerun, real, ...forgedVariants(rerun), rerun].map(async (body) => await post(trigger.url, JSON.stringify(body))));
+		expect(again.every((each) => each.status === 200 && each.body === '{"received":true}')).toBe(true);
+		expect(trigger.emissions.flat().map((item) => item.completionKey)).toEqual([`order:${orderId}:${String(real.completedAt)}`, `order:${orderId}:${String(rerun.completedAt)}`]);
+		expect(trigger.executionsStarted).toBe(2);
+		console.log(`callback trigger: 1 completion + 20 forged variants at once: 1 emitted, ${firstReads} reads; its rerun + 22 callbacks: 1 emitted`);
+	});
+
+	it('a completion the previous version recorded in n8n\'s store (keyed on the callback\'s completedAt) is still dropped after the upgrade', async () => {
+		const trigger = await receiver();
+		const [orderId] = await completeQuietly(1, async () => await createOrders(1, trigger.url));
+		const real = bodyOf(orderId, 0);
+		// What the version before this one recorded for it: `order:<orderId>:<the body's completedAt>`.
+		const node = { id: 'callback-trigger-under-test', name: 'Ollang Callback Trigger', type: OLLANG_CALLBACK_TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		await deduplicationStore.checkProcessedAndRecord([`order:${orderId}:${String(real.completedAt)}`], 'node', { node, workflow: { id: trigger.workflowId, active: true } }, { mode: 'entries', maxEntries: 10_000 });
+		const upgraded = await receiver({}, { restartOf: trigger });
+		expect(await post(upgraded.url, JSON.stringify(real))).toEqual({ status: 200, body: '{"received":true}' });
+		expect(upgraded.executionsStarted).toBe(1);
+		expect(upgraded.emissions).toEqual([]);
+	});
+
+	it(`1,000 callbacks naming unknown orders: nothing emitted, at most ${READS_PER_MINUTE} reads (then 503 at once, with Retry-After); an unknown order named again costs no read`, async () => {
+		const trigger = await receiver();
+		const reads = orderReads();
+		const ids = Array.from({ length: 1000 }, (_, index) => `fe${index.toString(16).padStart(22, '0')}`);
+		const answers: Array<{ status: number; retryAfter: string | null }> = [];
+		for (let index = 0; index < ids.length; index += 25) {
+			answers.push(
+				...(await Promise.all(
+					ids.slice(index, index + 25).map(async (orderId) => {
+						const response = await fetch(trigger.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, status: 'completed', completedAt: new Date().toISOString() }) });
+						await response.text();
+						return { status: response.status, retryAfter: response.headers.get('retry-after') };
+					}),
+				)),
+			);
+		}
+		const spent = orderReads() - reads;
+		const refused = answers.filter((each) => each.status === 503);
+		console.log(`callback trigger: 1,000 callbacks naming unknown orders: ${spent} reads, answered 200 ${answers.filter((each) => each.status === 200).length}, 503 ${refused.length}, executions ${trigger.executionsStarted}`);
+		expect(spent).toBeLessThanOrEqual(READS_PER_MINUTE);
+		expect(trigger.executionsStarted).toBe(0);
+		expect(answers.filter((each) => each.status === 200)).toHaveLength(spent);
+		expect(refused).toHaveLength(1000 - spent);
+		expect(refused.every((each) => Number(each.retryAfter) >= 1 && Number(each.retryAfter) <= 60)).toBe(true);
+		// An order a read found unknown is answered from memory.
+		const known = orderReads();
+		expect((await post(trigger.url, JSON.stringify({ orderId: ids[0], status: 'completed', completedAt: new Date().toISOString() }))).status).toBe(200);
+		expect(orderReads()).toBe(known);
+	});
+
+	it('past what can be confirmed within the budget, 503 at once: 40 callbacks at once whose reads take 3 s', async () => {
+		const trigger = await receiver();
+		sandbox.faults.add({ kind: 'delay', delayMs: 3000, method: 'GET', path: '/integration/orders/:orderId' });
+		const reads = orderReads();
+		const started = performance.now();
+		const answers = await Promise.all(
+			Array.from({ length: 40 }, async (_, index) => {
+				const answer = await post(trigger.url, JSON.stringify({ orderId: `fd${index.toString(16).padStart(22, '0')}`, status: 'completed', completedAt: new Date().toISOString() }));
+				return { ...answer, ms: Math.round(performance.now() - started) };
+			}),
+		);
+		const spent = orderReads() - reads;
+		const refused = answers.filter((each) => each.status === 503);
+		console.log(`callback trigger: 40 callbacks at once, reads of 3 s: ${spent} reads, 200 ${answers.length - refused.length}, 503 ${refused.length}; answered after (ms) ${answers.map((each) => each.ms).sort((a, b) => a - b).join(' ')}`);
+		// Eight reads at a time, 3 s each, in a 7 s budget: two rounds at most; the rest answered 503 without a read.
+		expect(spent).toBeLessThanOrEqual(2 * READS_IN_FLIGHT);
+		expect(answers.every((each) => each.status === 200 || each.status === 503)).toBe(true);
+		expect(refused.length).toBe(40 - spent);
+		expect(trigger.executionsStarted).toBe(0);
+	}, 30_000);
 });
