@@ -4,7 +4,8 @@ import { NodeApiError } from 'n8n-workflow';
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest, downloadSignedFile, linkWithoutQuery } from '../../transport';
 import { forReadOperation, orderLocator } from '../common/fields';
-import { checkText, readId, readOption } from '../common/parameters';
+import { binaryOutputField, readBinaryOutputField } from '../common/binary';
+import { readId, readOption } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import type { OrderFile } from './deliverables';
@@ -20,14 +21,7 @@ const properties: INodeProperties[] = [
 		default: 'deliverables',
 		description: 'Which of the order\'s files to download: one output item per file',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put each file in',
-	},
+	binaryOutputField('files (one per item)'),
 ];
 
 export const description = forReadOperation('order', 'downloadFiles', properties);
@@ -46,13 +40,7 @@ async function readOrder(this: IExecuteFunctions, orderId: string, itemIndex: nu
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const filter = readOption(this, 'kind', 'Files', itemIndex, KIND_OPTIONS);
-	const binaryPropertyName = checkText(
-		this,
-		this.getNodeParameter('binaryPropertyName', itemIndex),
-		'Put Output File in Field',
-		itemIndex,
-		true,
-	) as string;
+	const binaryPropertyName = readBinaryOutputField(this, itemIndex);
 	const kinds = kindsOf(filter);
 	let order = await readOrder.call(this, orderId, itemIndex);
 	const files = filesOf(order, kinds);
