@@ -34,6 +34,7 @@ export interface StorageSettings {
 }
 
 const PATH_PREFIX = '/files/';
+const LINK_HOUR_SEC = 3600;
 
 function s3Error(code: string, message: string): string {
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`;
@@ -64,12 +65,19 @@ export class FileStorage {
 	 * the same order read twice at the same simulated time gives the same links.
 	 */
 	signerForRead(): (url: string) => string {
-		const nowSec = Math.floor(this.world.clock.nowMillis() / 1000);
-		let expires = nowSec + this.settings.lifetimeSec;
 		if (this.settings.expireNextReads > 0) {
 			this.settings.expireNextReads -= 1;
-			expires = nowSec - 1;
+			return this.signer(Math.floor(this.world.clock.nowMillis() / 1000) - 1);
 		}
+		return this.signer();
+	}
+
+	/**
+	 * A signer whose links expire at `expires` (unix seconds). By default at the end of the hour in which a full
+	 * lifetime from now ends: reads of an order within the same hour give the same links, so an order read twice a
+	 * few minutes apart (a callback, then Get order) compares equal.
+	 */
+	signer(expires = Math.ceil((this.world.clock.nowMillis() / 1000 + this.settings.lifetimeSec) / LINK_HOUR_SEC) * LINK_HOUR_SEC): (url: string) => string {
 		const base = `${this.world.fileBaseUrl}/`;
 		return (url) => {
 			if (!this.origin || !url.startsWith(base)) return url;
