@@ -1,4 +1,4 @@
-// Scenario 10's figures (bench/bursts.mjs): its section of the report, its run details, and what the smoke checks.
+// Scenario 11's figures (bench/bursts.mjs): its section of the report, its run details, and what the smoke checks.
 import { median } from './bursts.mjs';
 
 const seconds = (ms) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : 'n/a');

@@ -1,4 +1,4 @@
-// Scenario 10, callbacks in bursts: how many completion callbacks arriving at once one n8n answers within the API's
+// Scenario 11, callbacks in bursts: how many completion callbacks arriving at once one n8n answers within the API's
 // 10 s, and what the answers that do not come cost under each retry policy of the API. A published Ollang Callback
 // Trigger (followed by a No Operation node) in two set-ups on the same machine:
 //   main      one `n8n start` (n8n's default: regular mode, SQLite);

@@ -450,6 +450,36 @@ function queueSection(result) {
 	return { rows, header: ['mode', 'executions finished', 'at a time', 'wall time', 'executions per second', 'failures', 'API requests', 'executions per worker'], goals, notes };
 }
 
+/** The large deliverable: time and peak memory of our download beside the HTTP Request node's, over their baselines. */
+function downloadSection(result) {
+	const sides = sidesOf(result);
+	const fileKiB = (sides.ours.fileBytes ?? sides.peer.fileBytes) / 1024;
+	const row = (side, baseline) => [side.label, runsCell(side), timeCell(side), mib(side.growthKiB), baseline ? mib(side.growthKiB - baseline.growthKiB) : ''];
+	const rows = [row(sides.oursBaseline), row(sides.ours, sides.oursBaseline), row(sides.peerBaseline), row(sides.peer, sides.peerBaseline)];
+	const timeRatio = sides.ours.ms / sides.peer.ms;
+	const goals = [
+		{
+			scenario: '10. Large deliverable',
+			goal: 'peak memory at most 64 MiB above the idle process',
+			figure: `${mib(sides.ours.growthKiB)} for a ${mib(fileKiB)} file; HTTP Request node ${mib(sides.peer.growthKiB)}`,
+			met: Number.isFinite(sides.ours.growthKiB) ? sides.ours.growthKiB <= 64 * 1024 : undefined,
+			why: 'The file streams from the storage host into the filesystem store (prepareBinaryData with the response stream); the growth is what moving the bytes allocates before a collection, as for the HTTP Request node.',
+		},
+		{
+			scenario: '10. Large deliverable',
+			goal: "time within 1.2x of the HTTP Request node's",
+			figure: `${ms(sides.ours.ms)} against ${ms(sides.peer.ms)} (${timeRatio.toFixed(2)}x)`,
+			met: Number.isFinite(timeRatio) ? timeRatio <= 1.2 : undefined,
+			why: 'Both read the order (one API request) and fetch the signed link with n8n\'s own HTTP helper into the same store.',
+		},
+	];
+	const notes = [
+		`File: ${thousands(Math.round(fileKiB * 1024))} bytes, an MP4 the sandbox's storage host generates as it sends it (sandbox/README.md, "Files"), on a second port, fetched without the API key by both sides. n8n runs with N8N_DEFAULT_BINARY_DATA_MODE=filesystem (in the default memory mode any downloader holds the whole file).`,
+		'Peak growth: the peak resident set size during the run minus the resident size at its start (the bench hook resets the peak when the workflow starts). Time: our node; the HTTP Request side is both its nodes (GET the order for the link, then the link).',
+	];
+	return { rows, header: ['side', 'runs', 'wall time, median (min-max)', 'peak growth during the run, MiB (median)', 'minus baseline'], goals, notes };
+}
+
 const SECTION_BUILDERS = {
 	consumption: consumptionSection,
 	memory: (result, context) => importSection(result, context, 'memory'),
@@ -460,6 +490,7 @@ const SECTION_BUILDERS = {
 	scale: scaleSection,
 	queue: queueSection,
 	push: pushSection,
+	download: downloadSection,
 	bursts: burstsSection,
 };
 

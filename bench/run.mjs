@@ -9,7 +9,7 @@
 //
 //   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
 //
-// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push, bursts); --rounds overrides every
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push, download, bursts); --rounds overrides every
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
@@ -77,8 +77,8 @@ const SMOKE = flags.smoke;
  * per-item reads are more than the raised Read Concurrency (32), so that row runs at its own concurrency too.
  */
 const SIZES = SMOKE
-	? { sandboxVolume: 'small', perItemCount: 40, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke', queueExecutions: 10 }
-	: { sandboxVolume: 'large', perItemCount: 1000, unitCount: 10_000, exportFixture: 'largeExport', triggerScale: 'full', queueExecutions: 100 };
+	? { sandboxVolume: 'small', perItemCount: 40, unitCount: 200, exportFixture: 'subtitleCompleted', triggerScale: 'smoke', queueExecutions: 10, downloadBytes: 16 * 1024 * 1024 }
+	: { sandboxVolume: 'large', perItemCount: 1000, unitCount: 10_000, exportFixture: 'largeExport', triggerScale: 'full', queueExecutions: 100, downloadBytes: 1024 * 1024 * 1024 };
 const LATENCY_MS = Number(flags.latency);
 const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
 const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : SMOKE ? 1 : undefined;
@@ -120,7 +120,7 @@ function perItemConcurrencies(limits) {
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
 /** Every scenario's key, in the order of the results. */
-const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'bursts'];
+const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'download', 'bursts'];
 
 function buildScenarios(limits) {
 	const units = SIZES.unitCount.toLocaleString('en-US');
@@ -186,6 +186,19 @@ function buildScenarios(limits) {
 		},
 		{ key: 'trigger', title: '5. Trigger poll cost: Ollang Trigger (Order Delivery Event)', inProcess: true },
 		{
+			key: 'download',
+			title: `10. A ${SMOKE ? '16 MiB' : '1 GiB'} deliverable into n8n's filesystem binary store`,
+			rounds: 3,
+			// The filesystem store: in n8n's default (memory) mode every downloader holds the whole file.
+			env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
+			sides: [
+				{ key: 'oursBaseline', workflow: 'downloadOursBaseline', nodes: [NODE.ollang], label: 'baseline: Ollang Order > Get of the same order' },
+				{ key: 'ours', workflow: 'downloadOurs', nodes: [NODE.ollang], fileBytes: SIZES.downloadBytes, label: 'Ollang: Order > Download Files (Embedded Video)' },
+				{ key: 'peerBaseline', workflow: 'downloadPeerBaseline', nodes: [NODE.http], label: 'baseline: HTTP Request GET of the same order (JSON)' },
+				{ key: 'peer', workflow: 'downloadPeer', nodes: [NODE.http, NODE.fetchFile], fileBytes: SIZES.downloadBytes, label: 'HTTP Request: GET the order, then HTTP Request on the signed link, Response Format File' },
+			],
+		},
+		{
 			key: 'perItem',
 			title: `6. Per-item overhead: Order > Get for ${SIZES.perItemCount.toLocaleString('en-US')} input items`,
 			rounds: 3,
@@ -237,7 +250,7 @@ function buildScenarios(limits) {
 		},
 		{
 			key: 'bursts',
-			title: `10. Callbacks in bursts: the Ollang Callback Trigger answering ${SMOKE ? 'small bursts' : '50 to 400 callbacks at once'}, one main against ${QUEUE_WEBHOOK_PROCESSES} webhook processes`,
+			title: `11. Callbacks in bursts: the Ollang Callback Trigger answering ${SMOKE ? 'small bursts' : '50 to 400 callbacks at once'}, one main against ${QUEUE_WEBHOOK_PROCESSES} webhook processes`,
 			// bench/bursts.mjs: its own sandbox and n8n per set-up. The smoke runs one main only (the webhook processes
 			// run in npm test's queue-mode suite) and a policy that gives up at once, so it does not wait out retries.
 			standalone: true,
@@ -271,6 +284,13 @@ async function sandboxCall(sandbox, method, route, { body, key } = {}) {
 	const text = await response.text();
 	if (!response.ok) throw new Error(`${method} ${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
 	return text ? JSON.parse(text) : undefined;
+}
+
+/** The large deliverable of the download scenario: a video document of the size asked, added to a subtitle order. */
+async function largeDeliverable(sandbox, info) {
+	const orderId = info.fixtures.orders.byType.subtitle;
+	const doc = await sandboxCall(sandbox, 'POST', '/__sandbox/files/large', { body: { orderId, bytes: SIZES.downloadBytes } });
+	return { orderId, fileName: doc.name };
 }
 
 /** Every order id the owner can list, in the listing's order. */
@@ -318,7 +338,7 @@ function nodesSpan(report, nodeNames) {
 	return last - first;
 }
 
-async function executeSide(context, side, round) {
+async function executeSide(context, side, round, env = {}) {
 	const { sandbox, userFolder, workDir, workflows } = context;
 	const workflow = workflows[side.workflow];
 	await sandboxCall(sandbox, 'DELETE', '/__sandbox/requests');
@@ -337,6 +357,7 @@ async function executeSide(context, side, round) {
 				// The run data of 10,000 items would be written to the database after every run; nothing reads it.
 				EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
 				N8N_LOG_LEVEL: 'warn',
+				...env,
 				...(flags.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
 			},
 		});
@@ -449,7 +470,7 @@ async function runScenario(context, scenario) {
 			.filter((side) => round < (scenario.slowSides?.[side.key] ?? Infinity));
 		log(LOG_PREFIX, `${scenario.title}: round ${round + 1} of ${rounds} (${order.map((side) => side.key).join(', ')})`);
 		for (const side of order) {
-			runs[side.key].push(side.bare ? await bareClient(context, side) : await executeSide(context, side, round));
+			runs[side.key].push(side.bare ? await bareClient(context, side) : await executeSide(context, side, round, scenario.env));
 		}
 	}
 	return { key: scenario.key, title: scenario.title, rounds, sides: scenario.sides.map((side) => ({ ...side, runs: runs[side.key] })) };
@@ -621,6 +642,8 @@ function smokeProblems(selected, results, expectItems) {
 					check(run.requests.maxInFlight >= 1 && run.requests.maxInFlight <= side.concurrency, `${where}: ${run.requests.maxInFlight} requests open at once, more than its ${side.concurrency}`);
 				}
 				if (run.memory) check(Number.isFinite(run.memory.growthKiB) && Number.isFinite(run.cpuMs), `${where}: no memory or CPU figure`);
+				// A side that downloads a file stored all of it.
+				if (side.fileBytes !== undefined) check(Object.values(run.binary ?? {})[0]?.bytes === side.fileBytes, `${where}: stored ${Object.values(run.binary ?? {})[0]?.bytes} bytes of ${side.fileBytes}`);
 			}
 		}
 	}
@@ -681,6 +704,7 @@ async function main() {
 				exportOrderId: info.fixtures.orders[SIZES.exportFixture],
 				orderIds,
 				perItemConcurrencies: perItemConcurrencies(limits),
+				download: inN8n.some((scenario) => scenario.key === 'download') ? await largeDeliverable(sandbox, info) : undefined,
 			});
 			// The sandbox's port is new every run: credentials and workflows are imported again (fixed ids replace them).
 			log(LOG_PREFIX, 'importing the bench credentials and workflows into n8n ...');
@@ -725,7 +749,7 @@ async function main() {
 	// Raw figures of every run, for a closer look; not committed.
 	writeFileSync(path.join(workDir, 'last-run.json'), JSON.stringify({ machine, results }, null, 2));
 	if (SMOKE) {
-		const { checks, problems } = smokeProblems(selected, results, { consumption: context?.consumptionMeta?.itemCount, perItem: SIZES.perItemCount });
+		const { checks, problems } = smokeProblems(selected, results, { consumption: context?.consumptionMeta?.itemCount, perItem: SIZES.perItemCount, download: 1 });
 		for (const problem of problems) log(LOG_PREFIX, `smoke: FAILED: ${problem}`);
 		log(LOG_PREFIX, `smoke: ${selected.length} scenarios, ${checks} checks, ${problems.length} failed, in ${formatElapsed(Date.now() - started)} (the report it would print: ${path.join(workDir, 'report.md')})`);
 		writeFileSync(path.join(workDir, 'report.md'), `${report}\n`);

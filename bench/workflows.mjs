@@ -25,6 +25,7 @@ export const NODE = Object.freeze({
 	loop: 'Loop Over Items',
 	aggregate: 'Aggregate',
 	code: 'Code',
+	fetchFile: 'Fetch File',
 });
 
 let nodeCounter = 0;
@@ -344,6 +345,30 @@ export function buildWorkflows(context) {
 			credentials,
 		),
 	]);
+
+	// 10. A large deliverable: Order > Download Files beside the HTTP Request node fetching the signed link (reading
+	// the order first, as a user must, for the link), each with a baseline reading the order only.
+	if (context.download) {
+		const { orderId, fileName } = context.download;
+		const order = { __rl: true, mode: 'id', value: orderId };
+		add('downloadOursBaseline', 'BenchDownOursBase', 'download baseline, Ollang node (Order > Get)', [manualTrigger(), ollangNode({ resource: 'order', operation: 'get', orderId: order }, credentials)]);
+		add('downloadOurs', 'BenchDownOurs0001', 'download, Ollang node (Order > Download Files)', [
+			manualTrigger(),
+			ollangNode({ resource: 'order', operation: 'downloadFiles', orderId: order, kind: 'embeddedVideo', binaryPropertyName: 'data' }, credentials),
+		]);
+		const getOrder = () => httpRequestNode({ method: 'GET', url: api(`/integration/orders/${orderId}`), options: {} }, credentials);
+		add('downloadPeerBaseline', 'BenchDownPeerBase', 'download baseline, HTTP Request node (GET the order)', [manualTrigger(), getOrder()]);
+		add('downloadPeer', 'BenchDownPeer0001', 'download, HTTP Request node (the signed link, response format File)', [
+			manualTrigger(),
+			getOrder(),
+			// The signed link authorizes itself: no credential, as the node sends none there.
+			node(NODE.fetchFile, CORE.httpRequest, {
+				method: 'GET',
+				url: `={{ $json.orderDocs.find((doc) => doc.name === ${JSON.stringify(fileName)}).url }}`,
+				options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+			}),
+		]);
+	}
 
 	// 6. Order > Get for 1,000 input items.
 	const orderItems = () => [

@@ -122,7 +122,7 @@ export class CallbackDispatcher implements CallbackSink {
 		const target = order.options.callbackUrl;
 		if (!target) return;
 		const completedAt = order.deliveredAt ?? this.world.clock.nowIso();
-		const body = { ...orderView(order), orderId: order.id, status: 'completed', orderType: order.type, targetLanguage: order.targetLanguage, completedAt };
+		const body = { ...orderView(order, this.world.storage?.signer()), orderId: order.id, status: 'completed', orderType: order.type, targetLanguage: order.targetLanguage, completedAt };
 		this.enqueue({ kind: 'orderCompleted', target, orderId: order.id, evalId: null, completedAt, body });
 	}
 

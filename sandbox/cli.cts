@@ -4,12 +4,13 @@ import { DRIFT_MODES, type DriftMode, isDriftMode } from './drift.cts';
 import { type ListingGrowth, startSandbox, type SandboxOptions } from './index.cts';
 
 /**
- * `npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
+ * `npm run sandbox -- [--port N] [--files-port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
  *   [--allow-loopback-callbacks] [--callback-repeat P] [--callback-retries none|once|three] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]`
  * Prints the base URL and keys for people, and one `SANDBOX_READY {json}` line for scripts.
  */
-const USAGE = `usage: npm run sandbox -- [--port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
+const USAGE = `usage: npm run sandbox -- [--port N] [--files-port N] [--seed N] [--volume small|demo|large] [--realtime SPEED] [--latency MS] [--start-at ISO] [--drift MODE[,MODE]]
     [--allow-loopback-callbacks] [--callback-repeat P] [--callback-retries none|once|three] [--growth consumption=N,orders=N,clockStepMs=MS,batches=N]
+  --files-port N: the port of the storage host serving the order documents (default: a free one)
   --allow-loopback-callbacks: completion callbacks may target loopback (a local n8n); the real API refuses them
   --callback-repeat P: chance (0 to 1) that a callback delivery is sent twice (default 0.1)
   --callback-retries: how a failed callback is tried again (simulated minutes after the failure): ${RETRY_POLICY_NAMES.map((name) => `${name} [${RETRY_POLICIES[name].join(', ')}]`).join(', ')} (default three)
@@ -61,6 +62,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 		args: argv,
 		options: {
 			port: { type: 'string' },
+			'files-port': { type: 'string' },
 			seed: { type: 'string' },
 			volume: { type: 'string' },
 			realtime: { type: 'string' },
@@ -89,6 +91,7 @@ function parseOptions(argv: string[]): SandboxOptions {
 	const retries = retriesFlag(values['callback-retries']);
 	return {
 		port: numberFlag('port', values.port, 0),
+		filesPort: numberFlag('files-port', values['files-port'], 0),
 		seed: numberFlag('seed', values.seed, 0),
 		volume,
 		realtime: speed === undefined ? false : { speed },
@@ -120,11 +123,12 @@ async function main(): Promise<void> {
 	console.log(`  X-Api-Key billing (client_accessBillings): ${keys.billing}`);
 	console.log(`  X-Api-Key member  (no role):               ${keys.member}`);
 	console.log(`  admin: ${baseUrl}/__sandbox/info`);
+	console.log(`  order documents (signed links, another origin): ${sandbox.files.origin}`);
 	if (options.callbacks?.allowLoopback) console.log('  callbacks: loopback targets allowed (a local n8n; the real API refuses them)');
 	if (options.callbacks?.retries) console.log(`  callbacks: failed deliveries retried ${options.callbacks.retries} ([${RETRY_POLICIES[options.callbacks.retries].join(', ')}] simulated minutes)`);
 	if (options.listingGrowth) console.log(`  listing growth after each answered page: ${JSON.stringify(sandbox.setListingGrowth({}))}`);
 	if (options.drift) console.log(`  drift: ${options.drift.map((mode) => `${mode} (${DRIFT_MODES[mode]})`).join('; ')}`);
-	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl, keys })}`);
+	console.log(`SANDBOX_READY ${JSON.stringify({ baseUrl, keys, filesOrigin: sandbox.files.origin })}`);
 
 	const stop = () => {
 		sandbox.close().then(

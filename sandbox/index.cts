@@ -21,6 +21,8 @@ import { IdFactory } from './core/ids.cts';
 import { type ListingGrowth, NO_GROWTH, setListingGrowth } from './growth.cts';
 import { Rng } from './core/rng.cts';
 import { FaultInjector, type FaultRule } from './faults.cts';
+import { createListingEdits, type ListingEdits } from './listingEdits.cts';
+import { FileStorage, type StorageRequest, type StorageSettings, storageAdminRoutes } from './files/storage.cts';
 import { Router } from './http/router.cts';
 import { type AdminRoute, type ApiRoute, answerClientError, createRequestHandler } from './http/server.cts';
 import { RequestLog, type RequestFilter, type RequestRecord } from './requestLog.cts';
@@ -38,6 +40,10 @@ export type { VolumeConfig } from './seed.cts';
 export type { SimulatedOrderInput, Simulate } from './simulate.cts';
 export type { ProgressionSettings } from './world.cts';
 export type { ListingGrowth } from './growth.cts';
+export type { ListingEdits, NewListingRow } from './listingEdits.cts';
+export type { PagedListing } from './pageHooks.cts';
+export { PAGED_LISTINGS } from './pageHooks.cts';
+export type { StorageRequest, StorageSettings } from './files/storage.cts';
 export * from './types.cts';
 export { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from './domain/importJobs.cts';
 export { AI_ACTOR_ID, SYSTEM_ACTOR_ID } from './domain/orderLife.cts';
@@ -87,6 +93,8 @@ export interface SandboxOptions {
 	callbacks?: Partial<CallbackSettings>;
 	/** New rows after each answered page of the consumption and orders listings (sandbox/growth.cts); none by default. */
 	listingGrowth?: Partial<ListingGrowth>;
+	/** The storage host's port (sandbox/files/); 0 (default): a free port. */
+	filesPort?: number;
 }
 
 export interface Sandbox {
@@ -104,8 +112,12 @@ export interface Sandbox {
 	simulate: Simulate;
 	/** Every callback delivery, and a wait until none is in flight. */
 	callbacks: { list(): readonly CallbackDelivery[]; settled(): Promise<void>; readonly settings: CallbackSettings };
+	/** The storage host serving the order documents (sandbox/files/): its origin, settings and request log. */
+	files: { origin: string; readonly settings: StorageSettings; readonly requests: StorageRequest[] };
 	/** Changes the listing growth (sandbox/growth.cts); answers the whole setting. */
 	setListingGrowth(growth: Partial<ListingGrowth>): ListingGrowth;
+	/** Rows added and removed between page reads, and a hook after each answered page (sandbox/listingEdits.cts). */
+	listings: ListingEdits;
 	close(): Promise<void>;
 }
 
@@ -183,6 +195,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	// After seeding: the replayed history calls no one back.
 	const callbacks = new CallbackDispatcher(world, closing.signal, options.callbacks);
 	world.callbacks = callbacks;
+	const storage = new FileStorage(world, [...seeded.usersByKey.keys()]);
+	world.storage = storage;
 
 	const api = new Router<ApiRoute>();
 	for (const route of API_ROUTES) api.add(route);
@@ -197,9 +211,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		volume,
 		latencyMs,
 		listingGrowth: world.growth,
+		filesOrigin: storage.origin,
 	});
 	for (const route of adminRoutes({ world, faults, requests, simulate, info, setLatency, latencyMs: () => latencyMs })) admin.add(route);
 	for (const route of callbackAdminRoutes(callbacks)) admin.add(route);
+	for (const route of storageAdminRoutes(storage)) admin.add(route);
 
 	const server: Server = createServer(
 		createRequestHandler({
@@ -229,6 +245,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		});
 	});
 	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	try {
+		await storage.listen(options.filesPort ?? 0);
+	} catch (error) {
+		server.close();
+		throw error;
+	}
 	if (options.realtime) world.clock.startRealtime(options.realtime.speed);
 
 	return {
@@ -249,8 +271,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		simulate,
 		callbacks: { list: () => callbacks.list(), settled: () => callbacks.settled(), settings: callbacks.settings },
+		files: { origin: storage.origin, settings: storage.settings, requests: storage.requests },
 		setListingGrowth: (growth) => setListingGrowth(world, growth),
+		listings: createListingEdits(world),
 		close: async () => {
+			await storage.close();
 			world.clock.stopRealtime();
 			closing.abort();
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));

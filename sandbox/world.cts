@@ -2,6 +2,7 @@ import type { SimClock } from './core/clock.cts';
 import type { IdFactory } from './core/ids.cts';
 import type { Rng } from './core/rng.cts';
 import type { CallbackSink } from './callbacks.cts';
+import type { FileStorage } from './files/storage.cts';
 import type { ListingGrowth } from './growth.cts';
 import type { SandboxState, SeededFixtures } from './types.cts';
 
@@ -28,8 +29,10 @@ export interface World {
 	ids: IdFactory;
 	rng: { data: Rng; life: Rng; faults: Rng; jobs: Rng; callbacks: Rng };
 	settings: SimulationSettings;
-	/** Where document URLs point (not served: the sandbox keeps metadata, not file contents). */
+	/** The canonical address of stored documents; Get order turns it into a signed link to the storage host. */
 	fileBaseUrl: string;
+	/** The storage host (sandbox/files/): serves the order documents behind signed links. */
+	storage?: FileStorage;
 	/** While seeding: how many more consumption lines the replayed history may emit; null afterwards. */
 	lineBudget: number | null;
 	fixtures: SeededFixtures;

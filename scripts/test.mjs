@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevDependencies, repoRoot } from './lib/dev-dependencies.mjs';
 import { describeFailures, failuresOfJest, failuresOfTap } from './lib/failures.mjs';
+import { startPrefetch } from './lib/prefetch.mjs';
 import { run } from './lib/run.mjs';
 import { DEFAULT_N8N_VERSION, N8N_VERSIONS } from './n8n/runtime.mjs';
 
@@ -113,9 +114,15 @@ function runBenchSmoke() {
 	return { runner, passed: summary.checks - summary.failed, failed: summary.failed, suites: summary.scenarios, ok: !exitedWithFailure && summary.failed === 0 && summary.checks > 0, failures };
 }
 
+let prefetch;
 try {
 	step('dependencies');
 	ensureDevDependencies();
+	if (!skipE2e) {
+		const logFile = join(reportDir, 'prefetch.log');
+		prefetch = startPrefetch([DEFAULT_N8N_VERSION, ...Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION)], logFile);
+		console.log(`Installing what the end-to-end suites need in the background while lint, build and jest run (a no-op when cached; log: ${logFile})`);
+	}
 	const outcomes = [];
 	if (!e2eOnly) {
 		step('lint: n8n strict community-node rules');
@@ -128,6 +135,8 @@ try {
 		outcomes.push({ runner: 'jest', ...runJest() });
 	}
 	if (!skipE2e) {
+		step('waiting for the background installs (chromium, redis-server, every n8n runtime)');
+		console.log((await prefetch.finished()).summary);
 		const allFiles = readdirSync(E2E_DIR).filter((name) => name.endsWith('.test.mts')).sort();
 		outcomes.push(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles));
 		outcomes.push(runBenchSmoke());
@@ -144,6 +153,7 @@ try {
 	console.log(`${total('passed')} passed, ${total('failed')} failed`);
 	if (outcomes.some((outcome) => !outcome.ok)) process.exit(1);
 } catch (error) {
+	prefetch?.stop();
 	console.error(`\nnpm test failed: ${error.message}`);
 	process.exit(1);
 }

@@ -197,6 +197,7 @@ async function listWindow(
 		returnAll: true,
 		concurrency: config.concurrency,
 		pinTimeKey: ORDER_TIME_KEY,
+		rowTimeKey: 'createdAt',
 		onPage: (_page, headers) => session.noteAnswer(headers),
 	});
 	return checkRows.call(this, request, rows);

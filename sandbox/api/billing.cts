@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasBillingRole } from '../auth.cts';
 import { walletView } from '../domain/wallet.cts';
 import { growAfterPage } from '../growth.cts';
+import { afterListingPage } from '../pageHooks.cts';
 import { shapeA } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { isoDate, optionalGroup, validate } from '../http/validation.cts';
@@ -96,6 +97,11 @@ const viewCaches = new WeakMap<readonly ConsumptionLine[], ViewCache>();
  * page cost O(all lines). So the view of each (filters, search, sort) is kept until the lines change: lines are
  * only ever appended once seeded (or sorted while seeding), which changes the list's length or its ends.
  */
+/** Drops the views of a list whose lines were removed or changed in place (sandbox/listingEdits.cts). */
+export function forgetConsumptionViews(lines: readonly ConsumptionLine[]): void {
+	viewCaches.delete(lines);
+}
+
 function cachedConsumptionView(lines: readonly ConsumptionLine[], query: ConsumptionQuery): ConsumptionLine[] {
 	const firstId = lines[0]?.id;
 	const lastId = lines.at(-1)?.id;
@@ -122,6 +128,7 @@ function listConsumption(ctx: ApiContext): Reply {
 	const page = paginate(view, query.pageOptions.page, query.pageOptions.take);
 	const reply = json(200, { data: page.data.map((line) => structuredClone(line)), meta: page.meta });
 	growAfterPage(ctx.world, 'consumption');
+	afterListingPage(ctx.world, 'consumption');
 	return reply;
 }
 

@@ -10,6 +10,7 @@ import { parseMultipart, type MultipartForm } from '../http/multipart.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { httpUrl, isoDate, nonEmptyString, validate } from '../http/validation.cts';
 import { FOLDER_DOC_TYPES, type FolderRecord, type OrderRecord } from '../types.cts';
+import { afterListingPage } from '../pageHooks.cts';
 import { findFolder, flatPage, flatPagingSchema, json } from './common.cts';
 import { contentDisposition } from './orders.cts';
 
@@ -116,7 +117,9 @@ const listFoldersQuery = flatPagingSchema(['id', 'name', 'createdAt']);
 function listFolders(ctx: ApiContext): Reply {
 	const query = validate(listFoldersQuery, ctx.query);
 	const folders = [...ctx.world.state.folders.values()].filter((folder) => canRead(ctx.user, folder.id));
-	return json(200, flatPage(folders, query, (folder, field) => folder[field], (folder) => folderView(ctx, folder)));
+	const reply = json(200, flatPage(folders, query, (folder, field) => folder[field], (folder) => folderView(ctx, folder)));
+	afterListingPage(ctx.world, 'folders');
+	return reply;
 }
 
 /** Orders assign-translator acts on: completed, no translator. */

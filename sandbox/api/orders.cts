@@ -9,6 +9,7 @@ import { cancelHumanReview, cancelOrder, isCancellable, isRerunnable, requestHum
 import { generateSegments, writeSegmentsXlsx } from '../domain/segments.cts';
 import { creditsToUsd } from '../domain/wallet.cts';
 import { growAfterPage } from '../growth.cts';
+import { afterListingPage } from '../pageHooks.cts';
 import { readJsonBody } from '../http/body.cts';
 import { shapeA, shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
@@ -16,8 +17,8 @@ import { callbackUrl, isoDate, optionalGroup, nonEmptyString, oneOrMany, validat
 import { CREATABLE_ORDER_TYPES, LISTED_ORDER_STATUSES, ORDER_TYPES, type OrderRecord, type OrderType } from '../types.cts';
 import { catalogueCode, containsIgnoringCase, findOrder, json, NO_CONTENT, pageOptionsSchema, paginate, sortBy } from './common.cts';
 
-/** Get order: the spec's Order object (vttUrl and latestEvaluation only when present). */
-export function orderView(order: OrderRecord) {
+/** Get order: the spec's Order object (vttUrl and latestEvaluation only when present); `sign` makes the file links. */
+export function orderView(order: OrderRecord, sign: (url: string) => string = (url) => url) {
 	return {
 		id: order.id,
 		createdAt: order.createdAt,
@@ -30,8 +31,8 @@ export function orderView(order: OrderRecord) {
 		projectId: order.projectId,
 		level: order.level,
 		folderId: order.folderId,
-		...(order.vttUrl ? { vttUrl: order.vttUrl } : {}),
-		orderDocs: order.orderDocs.map((doc) => ({ ...doc })),
+		...(order.vttUrl ? { vttUrl: sign(order.vttUrl) } : {}),
+		orderDocs: order.orderDocs.map((doc) => ({ ...doc, url: sign(doc.url) })),
 		finance: { paymentAmount: currentPrice(order) },
 		...(order.latestEvaluation ? { latestEvaluation: structuredClone(order.latestEvaluation) } : {}),
 		deliveryEvents: order.deliveryEvents.map((event) => ({ ...event })),
@@ -93,6 +94,7 @@ function listOrders(ctx: ApiContext): Reply {
 	const page = paginate(rows, pageOptions.page, pageOptions.take);
 	const reply = json(200, { data: page.data.map(orderSummary), meta: page.meta });
 	growAfterPage(ctx.world, 'orders');
+	afterListingPage(ctx.world, 'orders');
 	return reply;
 }
 
@@ -160,7 +162,9 @@ async function createOrders(ctx: ApiContext): Promise<Reply> {
 }
 
 function getOrder(ctx: ApiContext): Reply {
-	return json(200, orderView(findOrder(ctx, 'A', 'read')));
+	const order = findOrder(ctx, 'A', 'read');
+	// Links signed as the order is read, as the real API signs them: each read hands out fresh ones.
+	return json(200, orderView(order, ctx.world.storage?.signerForRead()));
 }
 
 /** 204; only level-0 orders in completed or delivered. The review cost is charged to the wallet. */

@@ -7,6 +7,7 @@ import { shapeB } from '../http/errors.cts';
 import type { ApiContext, ApiRoute, Reply } from '../http/server.cts';
 import { boundedName, httpUrl, validate } from '../http/validation.cts';
 import type { SourceKind } from '../types.cts';
+import { afterListingPage } from '../pageHooks.cts';
 import { catalogueCode, findProject, flatPage, flatPagingSchema, json } from './common.cts';
 import { noteList, targetFolder } from './uploads.cts';
 
@@ -16,10 +17,12 @@ const listProjectsQuery = flatPagingSchema(['id', 'name', 'createdAt', 'sourceLa
 function listProjects(ctx: ApiContext): Reply {
 	const query = validate(listProjectsQuery, ctx.query);
 	const projects = [...ctx.world.state.projects.values()].filter((project) => canRead(ctx.user, project.folderId));
-	return json(
+	const reply = json(
 		200,
 		flatPage(projects, query, (project, field) => project[field], (project) => projectSummary(ctx.world, project)),
 	);
+	afterListingPage(ctx.world, 'projects');
+	return reply;
 }
 
 function getProject(ctx: ApiContext): Reply {

@@ -96,6 +96,8 @@ export interface N8nNodeRun {
 	executionStatus?: string;
 	error?: { message: string; description?: string | null; httpCode?: string | null; [key: string]: unknown };
 	data?: { main: Array<N8nItem[] | null> };
+	/** The node's execution hints (addExecutionHints), shown above its output. */
+	hints?: Array<{ message: string; location?: string }>;
 }
 
 export interface N8nRunData {

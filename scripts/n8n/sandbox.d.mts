@@ -4,6 +4,8 @@ import type { ChildProcess } from 'node:child_process';
 export interface SandboxReady {
 	baseUrl: string;
 	keys: { owner: string; billing: string; member: string };
+	/** The storage host serving the order documents behind signed links. */
+	filesOrigin: string;
 }
 
 export interface SandboxProcess {

@@ -8,7 +8,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 /**
  * Starts the sandbox with the CLI flags in `args` (sandbox/README.md; loopback callbacks allowed) in its own process group, and resolves with
- * `{ child, info, stop() }` once it prints its `SANDBOX_READY {json}` line: `info` is `{ baseUrl, keys }`.
+ * `{ child, info, stop() }` once it prints its `SANDBOX_READY {json}` line: `info` is `{ baseUrl, keys, filesOrigin }`.
  * `onLine(line)` receives its other output. `script`: another launcher printing the same line (the bench's).
  */
 export async function startSandboxProcess(args = [], { onLine, script = 'sandbox/cli.cts' } = {}) {

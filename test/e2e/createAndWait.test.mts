@@ -34,6 +34,10 @@ interface Delivery {
 }
 
 const example = readExample(EXAMPLE_FILE);
+/** The short example on the same pattern: subtitles in three languages, then the VTT files. */
+const subtitlesExample = readExample('subtitles-for-a-video.json');
+/** A subtitle order waits for closed captions first: 1 + 3 + 5 + 10 simulated minutes (sandbox/README.md). */
+const MINUTES_TO_SUBTITLES = 19;
 const ordersPerRun = (exampleNode(example, CREATE_NODE).parameters.targetLanguages as { language: unknown[] }).language.length;
 
 /** The example with another id and name, and its Wait's time limit in minutes (the dropped-callback runs use 1). */
@@ -104,7 +108,7 @@ describe('create and wait in one workflow (the example, n8n start)', { timeout: 
 		n8n = N8nUserFolder.create('create-wait');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		await n8n.importWorkflows([example, ...Object.values(workflows)]);
+		await n8n.importWorkflows([example, subtitlesExample, ...Object.values(workflows)]);
 		server = await n8n.start();
 		cookie = await signIn(server.url);
 	});
@@ -161,6 +165,9 @@ describe('create and wait in one workflow (the example, n8n start)', { timeout: 
 		assert.deepEqual(facts.resumedBy, ['callback'], 'resumed once, by a callback, not by the time limit');
 		assert.equal(facts.rounds, 1);
 		assert.equal((await executionsOf(workflow)).length, 1, 'one execution');
+		// The example ends with the files: each order's translated document.
+		const files = jsonOf(execution, 'Download files');
+		assert.deepEqual(files.map((file) => [file.orderId, file.kind]).sort(), facts.created.map((orderId) => [orderId, 'translatedDocument']).sort());
 		// Each order's callback was sent once, at the same moment, to this execution's resume URL. n8n took one (200)
 		// and refused the others: 500 when it was already resuming (its guarded status update lost the race), 409 once
 		// it ran or had finished. No second resumption.
@@ -189,6 +196,23 @@ describe('create and wait in one workflow (the example, n8n start)', { timeout: 
 		assert.equal((await executionsOf(workflow)).length, 1, 'still one execution');
 		assert.equal(factsOf(after).rounds, 1, 'the late callbacks resumed nothing');
 		figures.push(`  late callbacks, retried a simulated minute later: answered ${retried.map((delivery) => delivery.attempts[1].statusCode).join('/')}, nothing resumed`);
+	});
+
+	it('example "subtitles for a video": waits for the three subtitle orders, then one VTT file per language', async () => {
+		const id = await execute(subtitlesExample);
+		await untilStatus(subtitlesExample, [id], ['waiting']);
+		await sandbox.advanceClock(MINUTES_TO_SUBTITLES);
+		const [execution] = await untilStatus(subtitlesExample, [id], ['success', 'error', 'crashed', 'canceled']);
+		assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error ?? {}));
+		const created = jsonOf(execution, 'Create subtitle orders').map((json) => String(json.orderId));
+		const languages = await Promise.all(created.map(async (orderId) => (await sandbox.get<{ targetLanguage: string }>(`/integration/orders/${orderId}`)).targetLanguage));
+		const files = jsonOf(execution, 'Download subtitles');
+		assert.deepEqual(
+			files.map((file) => [file.orderId, file.kind, file.language, file.mimeType, /\.vtt$/.test(String(file.fileName))]).sort(),
+			created.map((orderId, index) => [orderId, 'subtitles', languages[index], 'text/vtt', true]).sort(),
+		);
+		assert.deepEqual([...languages].sort(), ['de', 'es', 'fr']);
+		figures.push(`subtitles for a video: ${files.length} VTT files, rounds ${execution.data.resultData.runData['Get order']?.length ?? 0}`);
 	});
 
 	it('one callback of three lost: the others resume the Wait and every order is confirmed, the time limit not needed', async () => {

@@ -178,8 +178,8 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 			if (!stored.active) inactive.push(workflow.name);
 		}
 		assert.deepEqual(inactive, []);
-		// All but those started only by hand: the memory import and create-and-wait examples and the SSRF check's workflow.
-		assert.deepEqual(saved.filter((workflow) => !published.includes(workflow)).map((workflow) => workflow.id).sort(), ['MigrationSsrf001', 'ollangCreateWait', 'ollangMemImport1']);
+		// All but those started only by hand: the memory import, create-and-wait and subtitles examples and the SSRF check's workflow.
+		assert.deepEqual(saved.filter((workflow) => !published.includes(workflow)).map((workflow) => workflow.id).sort(), ['MigrationSsrf001', 'ollangCreateWait', 'ollangMemImport1', 'ollangSubsVideo1']);
 		const nodeTypes = new Set(saved.flatMap((workflow) => workflow.nodes.map((node) => `${node.type}@${String(node.typeVersion)}`)));
 		const operations = new Set(saved.flatMap((workflow) => workflow.nodes.filter((node) => node.type === `${PACKAGE_NAME}.ollang`).map((node) => `${String(node.parameters.resource)}.${String(node.parameters.operation)}`)));
 		assert.ok(operations.size >= 53, `only ${operations.size} operations in the published workflows`);

@@ -3,6 +3,7 @@
 // several operations (every `n8n execute` costs seconds of start-up); the outputs are checked against what the
 // sandbox's API says. Then the failures a user meets, two example workflows, and a scan for the API keys.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -38,6 +39,8 @@ import {
 	ordersWorkflow,
 	accountWorkflow,
 	growingListingsWorkflow,
+	downloadsWorkflow,
+	DOWNLOAD_STEPS,
 	memoryWorkflow,
 	errorWorkflows,
 	memoryExample,
@@ -94,6 +97,7 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 			readExample(CONSUMPTION_EXAMPLE),
 			memoryExample(n8n.filesDir, memoryForExample),
 			growingListingsWorkflow(growingFrom),
+			downloadsWorkflow(fixtures),
 		]);
 	});
 
@@ -512,6 +516,50 @@ describe('the Ollang node in a real n8n (n8n execute)', { timeout: 20 * 60_000 }
 		for (const listing of [table.consumption, table.orders]) {
 			assert.deepEqual(listing, { expected: listing.expected, out: listing.expected, duplicated: 0, missing: 0, unexpected: 0, extraRequests: 0 });
 		}
+	});
+
+	it('order files: every kind stored as the storage host served it, an expired link refreshed, an empty filter a hint, the key never at the storage host', async () => {
+		const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+		// What the storage host serves, fetched as a client without the key would: name -> hash and type.
+		const served = new Map<string, { sha256: string; mimeType: string; size: number }>();
+		for (const step of DOWNLOAD_STEPS) {
+			const order = await sandbox.get<{ orderDocs: Array<{ name: string; url: string }> }>(`/integration/orders/${fixtures.orders.byType[step.order]}`);
+			for (const doc of order.orderDocs.filter((entry) => entry.url.startsWith(sandbox.info.filesOrigin))) {
+				const answer = await fetch(doc.url);
+				const bytes = Buffer.from(await answer.arrayBuffer());
+				served.set(doc.name, { sha256: sha256(bytes), mimeType: answer.headers.get('content-type') ?? '', size: bytes.length });
+			}
+		}
+		await sandbox.admin('DELETE', 'files/requests');
+		// The first order read hands out links that have expired: the node reads the order again.
+		await sandbox.admin('PUT', 'files/settings', { expireNextReads: 1 });
+		await sandbox.clearRequests();
+
+		const run = await n8n.execute(WORKFLOW_IDS.downloads);
+
+		for (const step of DOWNLOAD_STEPS) {
+			const items = outputOf(run, step.name);
+			assert.deepEqual(items.map((item) => item.json.kind), [...step.kinds], step.name);
+			for (const item of items) {
+				const name = String(item.json.fileName);
+				const expected = served.get(name);
+				assert.ok(expected, `${step.name}: the sandbox serves no ${name}`);
+				assert.deepEqual(
+					{ sha256: sha256(readBinary(n8n, item)), fileName: item.binary?.data.fileName, mimeType: item.binary?.data.mimeType, size: item.json.fileSize, orderId: item.json.orderId },
+					{ sha256: expected.sha256, fileName: name, mimeType: expected.mimeType, size: expected.size, orderId: fixtures.orders.byType[step.order] },
+				);
+			}
+		}
+		const hints = (run.data.resultData.runData['Download nothing'][0].hints ?? []).map((hint) => hint.message);
+		assert.equal(hints.length, 1);
+		assert.match(hints[0], /has no file of the kind "Translated Document"/);
+
+		const firstOrder = fixtures.orders.byType[DOWNLOAD_STEPS[0].order];
+		const orderReads = (await sandbox.requests()).filter((request) => request.method === 'GET' && request.path === `/integration/orders/${firstOrder}`);
+		assert.equal(orderReads.length, 2, 'the order was not read again for fresh links');
+		const storage = await sandbox.admin<Array<{ status: number; apiKeySent: boolean }>>('GET', 'files/requests');
+		assert.deepEqual(storage.map((request) => request.status), [403, 200, 200, 200, 200, 200]);
+		assert.deepEqual(storage.filter((request) => request.apiKeySent), []);
 	});
 
 	it('leaves no API key in n8n\'s database, user folder or output', () => {

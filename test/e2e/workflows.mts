@@ -25,6 +25,7 @@ export const WORKFLOW_IDS = {
 	memberConsumption: 'e2eErrMember0001',
 	notEligible: 'e2eErrNotElig001',
 	growingListings: 'e2eGrowingList01',
+	downloads: 'e2eDownloads0001',
 };
 export const CONSUMPTION_EXAMPLE = 'scheduled-consumption-report.json';
 export const MEMORY_EXAMPLE = 'memory-import-with-wait.json';
@@ -57,6 +58,24 @@ export function ordersWorkflow(fixtures: Fixtures): WorkflowJson {
 		ollang('Export XLSX', 'order', 'exportXlsx', { orderId: byId(orders.subtitleCompleted), binaryPropertyName: 'sheet' }),
 		ollang('Request subtitle embedding', 'order', 'requestSubtitleEmbedding', { orderId: byId(orders.subtitleCompleted) }),
 	]);
+}
+
+/** The steps of the downloads workflow, each an order and a filter: every kind, then a filter that matches nothing. */
+export const DOWNLOAD_STEPS = [
+	{ name: 'Download dubbing files', order: 'aiDubbing', kind: 'all', kinds: ['source', 'dubbedAudio', 'subtitles'] },
+	{ name: 'Download translated document', order: 'document', kind: 'translatedDocument', kinds: ['translatedDocument'] },
+	{ name: 'Download embedded video', order: 'studioDubbing', kind: 'embeddedVideo', kinds: ['embeddedVideo'] },
+	// Last: a node that outputs no item ends its branch.
+	{ name: 'Download nothing', order: 'subtitle', kind: 'translatedDocument', kinds: [] },
+] as const;
+
+/** Order > Download Files: every kind of file, from orders of each type, and an empty filter. */
+export function downloadsWorkflow(fixtures: Fixtures): WorkflowJson {
+	return stepsWorkflow(
+		WORKFLOW_IDS.downloads,
+		'E2E: order files',
+		DOWNLOAD_STEPS.map((step) => ollang(step.name, 'order', 'downloadFiles', { orderId: byId(fixtures.orders.byType[step.order]), kind: step.kind, binaryPropertyName: 'data' })),
+	);
 }
 
 /** Consumption, wallet, suggestions, content, folder documents, uploads and orders created on the uploads. */
@@ -267,7 +286,7 @@ export function publicApiWorkflow(fixtures: Fixtures, inputs: PublicApiInputs): 
 
 /** The workflows that together run every one of the Ollang node's operations (the queue suite checks it). */
 export function everyOperationWorkflows(fixtures: Fixtures, inputs: PublicApiInputs): WorkflowJson[] {
-	return [ordersWorkflow(fixtures), accountWorkflow(fixtures), memoryWorkflow(), publicApiWorkflow(fixtures, inputs)];
+	return [ordersWorkflow(fixtures), accountWorkflow(fixtures), memoryWorkflow(), publicApiWorkflow(fixtures, inputs), downloadsWorkflow(fixtures)];
 }
 
 /**

@@ -92,6 +92,8 @@ const ORDERS = '/integration/orders';
 afterEach(() => {
 	sandbox().setListingGrowth({ consumption: 0, orders: 0, clockStepMs: 1000, batches: null });
 	sandbox().setLatency(0);
+	// A second passes between tests: rows a test added are not stamped in the second the next read starts in.
+	sandbox().clock.advance(1 / 60);
 });
 
 describe('Consumption > Get Many, Return All, while lines arrive', () => {
@@ -163,7 +165,7 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 		expect(counts.extraRequests).toBeLessThanOrEqual(2 * Math.ceil(expected.length / 50));
 	});
 
-	it("a service that stamps lines ahead of its Date: the pin would leave them out, so the pages are read unpinned, each line once", async () => {
+	it("a service that stamps lines ahead of its Date: page 1 shows it, so nothing is pinned, each line once, no extra request", async () => {
 		const box = sandbox();
 		// 30 lines an hour ahead of the service's clock: listed by page 1, left out by a pin at page 1's Date.
 		const ahead = new Date(box.clock.now().getTime() + 3_600_000).toISOString();
@@ -175,8 +177,7 @@ describe('Consumption > Get Many, Return All, while lines arrive', () => {
 		const result = await run(box, consumption({ returnAll: true }));
 		box.state.consumption.splice(-30);
 
-		// The pinned pages after the first, once more without the pin.
-		expectEachOnce('consumption stamped ahead (unpinned)', result.json, expected, CONSUMPTION, { extraRequests: Math.ceil(expected.length / 50) - 1 });
+		expectEachOnce('consumption stamped ahead (unpinned)', result.json, expected, CONSUMPTION);
 	});
 
 	it('a listing that never settles fails with an error that says so, after a bounded number of reads', async () => {
@@ -273,8 +274,9 @@ describe('Project > Get Many (no time filter) while projects are created', () =>
 			.map((project) => project.id);
 		const counts = expectEachOnce('projects, 3 created during the read', result.json, expected, '/integration/project', { pageSize: 10, extraRequests: 'counted' });
 		expect(result.json.slice(0, 3).map((row) => row.name)).toEqual(['Growing C', 'Growing B', 'Growing A']);
-		// Page 1 (answered before the projects were created), once more.
-		expect(counts.extraRequests).toBe(1);
+		// Page 1 (answered before the projects were created), and pages 2 to 8: answered in the second the projects
+		// are stamped with, so the Date header cannot tell whether they came before the projects or after.
+		expect(counts.extraRequests).toBe(8);
 	});
 });
 
@@ -300,7 +302,8 @@ describe('a service whose rows sharing a sort value change places between reques
 			const result = await run(sandbox(), projects({ returnAll: true }), { baseUrl: stub.baseUrl });
 
 			expect(result.json.map((row) => row.id)).toEqual(rows.map((row) => row.id));
-			expect(stub.requests.map((request) => new URL(request.url, 'http://stub.invalid').searchParams.get('page'))).toEqual(['1', '2', '2']);
+			// Both pages that held the row: either may be the one that moved.
+			expect(stub.requests.map((request) => new URL(request.url, 'http://stub.invalid').searchParams.get('page'))).toEqual(['1', '2', '1', '2']);
 		} finally {
 			await stub.close();
 		}
@@ -311,8 +314,8 @@ describe('a service whose rows sharing a sort value change places between reques
 		try {
 			const error = failure(await run(sandbox(), projects({ returnAll: true }), { baseUrl: stub.baseUrl }));
 			expect(error.message).toMatch(/^The listing GET \/integration\/project kept changing while its pages were read/);
-			// Page 1, page 2, then page 2 read again three times.
-			expect(stub.requests).toHaveLength(5);
+			// Page 1, page 2, then both read again three times.
+			expect(stub.requests).toHaveLength(8);
 
 			const limited = await run(sandbox(), projects({ returnAll: false, limit: 10 }), { baseUrl: stub.baseUrl });
 			expect(limited.json.map((row) => row.id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);

@@ -107,6 +107,8 @@ const CASES: BadInput[] = [
 	{ operation: 'order.cancelHumanReview', what: 'the id "/"', parameters: { orderId: byId(V) }, good: cancellable, bad: '/', field: 'Order', problem: /'\/'/ },
 	{ operation: 'order.exportXlsx', what: 'an id with ".." and an encoded slash', parameters: { orderId: byId(V) }, good: (s: Sandbox) => s.fixtures.orders.subtitleCompleted, bad: '..%2F', field: 'Order', problem: /'\.\.'/ },
 	{ operation: 'order.exportXlsx', what: 'an empty output field', parameters: (s) => ({ orderId: byId(s.fixtures.orders.subtitleCompleted), binaryPropertyName: V }), good: 'data', bad: '', field: 'Put Output File in Field', problem: /^must not be empty$/ },
+	{ operation: 'order.downloadFiles', what: 'an id with a slash', parameters: { orderId: byId(V), kind: 'subtitles' }, good: (s: Sandbox) => s.fixtures.orders.byType.subtitle, bad: 'a/b', field: 'Order', problem: /'\/'/ },
+	{ operation: 'order.downloadFiles', what: 'a kind it does not offer', parameters: (s) => ({ orderId: byId(s.fixtures.orders.byType.subtitle), kind: V }), good: 'subtitles', bad: 'subtitle', field: 'Files', problem: /^"subtitle" is not one of: deliverables, all, / },
 	{ operation: 'order.getReviewInfo', what: 'an id climbing back', parameters: { orderId: byId(V) }, good: (s: Sandbox) => s.fixtures.orders.byStatus.qualityCheck, bad: 'x/../y', field: 'Order', problem: /'\/'/ },
 	{ operation: 'order.requestSubtitleEmbedding', what: 'the id ".."', parameters: { orderId: byId(V) }, good: embeddable, bad: '..', field: 'Order', problem: /'\.\.'/ },
 

@@ -130,6 +130,12 @@ export const READS: OperationCase[] = [
 		item: async (sandbox) => ({ json: { orderId: sandbox.fixtures.orders.subtitleCompleted } }),
 	},
 	{
+		name: 'order.downloadFiles',
+		kind: 'read',
+		parameters: () => node('order', 'downloadFiles', { ...orderById, kind: 'all' }),
+		item: async (sandbox) => ({ json: { orderId: sandbox.fixtures.orders.byType.aiDubbing } }),
+	},
+	{
 		name: 'order.getReviewInfo',
 		kind: 'read',
 		parameters: () => node('order', 'getReviewInfo', orderById),

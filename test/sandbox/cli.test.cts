@@ -33,7 +33,7 @@ describe('npm run sandbox (tsx sandbox/cli.cts)', () => {
 		try {
 			const output = await untilReady(child);
 			const ready = JSON.parse(/^SANDBOX_READY (.*)$/m.exec(output)![1]);
-			expect(ready).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), keys: { owner: expect.any(String), billing: expect.any(String), member: expect.any(String) } });
+			expect(ready).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), keys: { owner: expect.any(String), billing: expect.any(String), member: expect.any(String) }, filesOrigin: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
 			expect(output).toContain(`listening on ${ready.baseUrl}`);
 			for (const key of Object.values(ready.keys) as string[]) expect(output).toContain(key);
 

@@ -50,7 +50,7 @@ describe('order life on the simulated clock', () => {
 		const done = await fetchOrder(sandbox(), dubbing.id);
 		expect(done.status).toBe('completed');
 		expect(done.orderDocs.map((doc: any) => doc.type)).toEqual(expect.arrayContaining(['dubbedVideo', 'subtitle']));
-		expect(done.vttUrl).toMatch(/\.vtt$/);
+		expect(done.vttUrl).toMatch(/\.vtt\?expires=\d+&signature=[0-9a-f]+$/);
 	});
 
 	it('level 1: translator assigned, qualityCheck (translator_delivered), completed (lsp_approved), delivered', async () => {

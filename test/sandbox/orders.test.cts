@@ -37,7 +37,7 @@ describe('GET /integration/orders/{orderId}', () => {
 		expect(order.deliveryEvents.map((event: any) => event.type)).toEqual(['ai_delivered', 'order_delivered']);
 		for (const doc of order.orderDocs) {
 			expect(doc).toEqual(
-				expect.objectContaining({ id: expect.any(String), name: expect.any(String), url: expect.stringMatching(/^https:\/\//), type: expect.any(String), size: expect.any(Number), sourceLanguage: 'en' }),
+				expect.objectContaining({ id: expect.any(String), name: expect.any(String), url: expect.stringMatching(/^https?:\/\//), type: expect.any(String), size: expect.any(Number), sourceLanguage: 'en' }),
 			);
 		}
 		expect(order.orderDocs.map((doc: any) => doc.type)).toEqual(expect.arrayContaining(['sourceDocument', 'translation', 'guideline']));
@@ -46,7 +46,7 @@ describe('GET /integration/orders/{orderId}', () => {
 	it('carries vttUrl only once subtitles exist, and latestEvaluation only once a QC evaluation ran', async () => {
 		const { orders } = sandbox().fixtures;
 		const delivered = (await call(sandbox(), 'GET', `/integration/orders/${orders.byType.subtitle}`)).body;
-		expect(delivered.vttUrl).toMatch(/\.vtt$/);
+		expect(delivered.vttUrl).toMatch(/\.vtt\?expires=\d+&signature=[0-9a-f]+$/);
 		const pending = (await call(sandbox(), 'GET', `/integration/orders/${orders.byStatus.pending}`)).body;
 		expect(pending).not.toHaveProperty('vttUrl');
 		expect(pending).not.toHaveProperty('latestEvaluation');

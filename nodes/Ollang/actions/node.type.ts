@@ -9,6 +9,7 @@ export interface OllangResourceMap {
 		| 'requestHumanReview'
 		| 'cancelHumanReview'
 		| 'exportXlsx'
+		| 'downloadFiles'
 		| 'requestSubtitleEmbedding'
 		| 'getReviewInfo'
 		| 'cancel'

@@ -14,7 +14,7 @@ export async function getFolders(this: ILoadOptionsFunctions): Promise<INodeProp
 	const folders = (await apiRequestAllPages.call(
 		this,
 		{ method: 'GET', path: '/integration/folder', qs: { orderBy: 'name', orderDirection: 'asc' }, retry: 'safe' },
-		{ returnAll: true, style: 'flat' },
+		{ returnAll: true, style: 'flat', rowTimeKey: 'createdAt' },
 	)) as IDataObject[];
 	return folders.map((folder) => ({ name: String(folder.name ?? folder.id), value: String(folder.id) }));
 }

@@ -7,6 +7,7 @@
 // - exchange.ts: One HTTP exchange with the API through n8n's helper: redirects, retries with backoff, failure classification, redaction.
 // - jsonRequest.ts: JSON requests (and multipart uploads) returning the parsed answer, with its status and headers when asked.
 // - download.ts: File answers streamed into n8n's binary store, named from the answer, scanned for an echoed key.
+// - storage.ts: Files behind an order's signed links, streamed from the storage host without the API key (the one request without it).
 // - concurrency.ts: Bounded concurrency that keeps input order and can stop starting tasks after a failure.
 // - paging.ts: Paging over { data, meta } answers in either query style (nested pageOptions[page] or flat page, take <= 50): page 1, then the rest in parallel.
 // - pageSnapshot.ts: One consistent listing from pages read at different moments: the time pin, which pages to read again.
@@ -23,6 +24,8 @@ export type { ApiResponse } from './jsonRequest';
 export { unexpectedResponse, apiRequestWithResponse, apiRequest, megabytes, apiUploadMultipart } from './jsonRequest';
 export type { FileAnswer, StoredDownload } from './download';
 export { fileNameFromContentDisposition, apiDownloadBinary } from './download';
+export type { SignedDownload, SignedFile } from './storage';
+export { downloadSignedFile, linkWithoutQuery } from './storage';
 export type { Settled } from './concurrency';
 export { settleConcurrent, mapConcurrent } from './concurrency';
 export type { PagingOptions, PagingStyle } from './paging';

@@ -7,7 +7,12 @@ import type { OllangContext, OllangRequest } from './request';
 export interface PageAnswer {
 	data: IDataObject[];
 	meta: { pageCount?: number; hasNextPage?: boolean; itemCount?: number };
+	/** The service's time of the answer (its Date header, whole seconds), in ms. */
+	servedAt?: number;
 }
+
+/** A row's creation time in ms (the listing's row time field), or undefined. */
+export type RowTime = (row: IDataObject) => number | undefined;
 
 interface HeldPage {
 	rows: IDataObject[];
@@ -17,6 +22,7 @@ interface HeldPage {
 	lastPage: number | undefined;
 	/** Answer order: the last answer shows the listing as it stands now. */
 	seq: number;
+	servedAt: number | undefined;
 }
 
 /** A time from an HTTP Date header, in ms, or undefined. */
@@ -52,14 +58,17 @@ function rowKey(row: IDataObject, page: number, index: number): string {
 /**
  * The pages of one listing as read so far. Each answer carries the listing's size (itemCount); rows added or removed
  * between two answers change it. The pages form one listing when every page up to the last needed was answered at
- * the size of the latest answer and no row shows twice; until then the pages answered at another size (or holding a
- * row seen twice) are read again, at most MAX_REREAD_ROUNDS times.
+ * the size of the latest answer, no row shows twice, and no page predates a row that arrived during the read; until
+ * then those pages are read again, at most MAX_REREAD_ROUNDS times.
  */
 export class PageSnapshot {
 	/** Re-read rounds after the first read of every page; a listing still changing after them fails (or, with a Limit, is cut). */
 	static readonly MAX_REREAD_ROUNDS = 3;
 
 	private readonly pages = new Map<number, HeldPage>();
+
+	/** Each row's first answer (its seq). */
+	private readonly firstListed = new Map<string, number>();
 
 	private seq = 0;
 
@@ -73,14 +82,19 @@ export class PageSnapshot {
 
 	readonly firstVersion: number | undefined;
 
+	/** The service's second of page 1's first answer: rows stamped from then on may have arrived during the read. */
+	private readonly firstServedAt: number | undefined;
+
 	constructor(
 		private readonly take: number,
 		private readonly limit: number,
 		first: PageAnswer,
+		private readonly rowTime: RowTime = () => undefined,
 	) {
 		this.pagesForLimit = Number.isFinite(limit) ? Math.ceil(limit / take) : Infinity;
 		this.add(1, first);
 		this.firstVersion = this.pages.get(1)?.version;
+		this.firstServedAt = first.servedAt;
 		this.counted = this.pages.get(1)?.lastPage !== undefined;
 	}
 
@@ -89,6 +103,10 @@ export class PageSnapshot {
 	}
 
 	add(page: number, answer: PageAnswer): void {
+		answer.data.forEach((row, index) => {
+			const key = rowKey(row, page, index);
+			if (!this.firstListed.has(key)) this.firstListed.set(key, this.seq);
+		});
 		const itemCount = finite(answer.meta.itemCount);
 		const pageCount = finite(answer.meta.pageCount);
 		this.pages.set(page, {
@@ -96,6 +114,7 @@ export class PageSnapshot {
 			version: itemCount ?? pageCount,
 			lastPage: pageCount ?? (itemCount === undefined ? undefined : Math.ceil(itemCount / this.take)),
 			seq: this.seq++,
+			servedAt: answer.servedAt,
 		});
 	}
 
@@ -118,30 +137,70 @@ export class PageSnapshot {
 	pagesToRead(): number[] {
 		const { version } = this.latest();
 		const last = this.lastPage();
-		const stale: number[] = [];
+		const stale = new Set<number>();
 		for (let page = 1; page <= last; page++) {
-			if (this.pages.get(page)?.version !== version) stale.push(page);
+			if (this.pages.get(page)?.version !== version) stale.add(page);
 		}
-		if (stale.length === 0) stale.push(...this.pagesWithRepeats(last));
-		if (stale.length > 0) this.rounds++;
-		return stale;
+		if (stale.size === 0) {
+			for (const page of this.pagesWithRepeats(last)) stale.add(page);
+			for (const page of this.pagesBeforeArrivals(last)) stale.add(page);
+		}
+		if (stale.size > 0) this.rounds++;
+		return [...stale].sort((a, b) => a - b);
 	}
 
-	/** Pages holding a row an earlier page already held: the listing moved between their answers. */
+	/**
+	 * Both pages of each pair that hold the same row: the listing moved between their answers (the one answered
+	 * first is stale), or the service orders tied rows differently on each request (the other is).
+	 */
 	private pagesWithRepeats(last: number): number[] {
-		const seen = new Set<string>();
-		const repeats: number[] = [];
+		const firstPageOf = new Map<string, number>();
+		const repeats = new Set<number>();
 		for (let page = 1; page <= last; page++) {
-			const rows = this.pages.get(page)?.rows ?? [];
-			let repeated = false;
-			rows.forEach((row, index) => {
+			(this.pages.get(page)?.rows ?? []).forEach((row, index) => {
 				const key = rowKey(row, page, index);
-				if (seen.has(key)) repeated = true;
-				seen.add(key);
+				const earlier = firstPageOf.get(key);
+				if (earlier !== undefined && earlier !== page) repeats.add(earlier).add(page);
+				if (earlier === undefined) firstPageOf.set(key, page);
 			});
-			if (repeated) repeats.push(page);
 		}
-		return repeats;
+		return [...repeats];
+	}
+
+	/**
+	 * Pages answered before a row that arrived during the read was listed. A row added and one removed elsewhere
+	 * leave every count equal, yet the rows between them moved a place, and one can slip past a page boundary
+	 * unseen; re-read after the arrival, those pages show where it went. A row may have arrived during the read
+	 * when it is stamped in or after page 1's second (the Date header's resolution), and a page may predate it when
+	 * it was answered in or before the row's second and before the page that lists it.
+	 */
+	private pagesBeforeArrivals(last: number): number[] {
+		if (this.firstServedAt === undefined) return [];
+		const since = this.firstServedAt;
+		const held = Array.from({ length: last }, (_, index) => this.pages.get(index + 1) as HeldPage);
+		const stale = new Set<number>();
+		held.forEach((listing, pageIndex) => {
+			listing.rows.forEach((row, index) => {
+				const arrivedAt = this.rowTime(row);
+				if (arrivedAt === undefined || arrivedAt < since) return;
+				// The first answer that listed the row: every later answer was given after it arrived.
+				const listedAt = this.firstListed.get(rowKey(row, pageIndex + 1, index)) ?? listing.seq;
+				held.forEach((before, page) => {
+					if (before.seq < listedAt && (before.servedAt ?? -Infinity) <= arrivedAt) stale.add(page + 1);
+				});
+			});
+		});
+		return [...stale];
+	}
+
+	/** Whether a page lists a row stamped after the end of its answer's second: the service stamps ahead of its Date. */
+	stampedAhead(): boolean {
+		for (const held of this.pages.values()) {
+			if (held.servedAt === undefined) continue;
+			const end = held.servedAt + 999;
+			if (held.rows.some((row) => (this.rowTime(row) ?? -Infinity) > end)) return true;
+		}
+		return false;
 	}
 
 	/** The rows of pages 1 to `last` in page order, each row once (by id), cut to the limit. */
@@ -183,17 +242,6 @@ export class PageSnapshot {
 			last = page;
 		}
 		return this.collect(last);
-	}
-
-	/** Whether the latest answer saw fewer rows than page 1 did. */
-	shrankBelowFirst(): boolean {
-		const latest = this.latest().version;
-		return latest !== undefined && this.firstVersion !== undefined && latest < this.firstVersion;
-	}
-
-	/** Keeps page 1 only: the other pages are read again (with another query). */
-	forgetAfterFirst(): void {
-		for (const page of [...this.pages.keys()]) if (page !== 1) this.pages.delete(page);
 	}
 
 	/** The latest size seen, for the error. */

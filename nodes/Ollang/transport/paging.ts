@@ -4,8 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { mapConcurrent } from './concurrency';
 import { apiRequestWithResponse, unexpectedResponse } from './jsonRequest';
-import type { PageAnswer } from './pageSnapshot';
-import { inconsistentListing, PageSnapshot, pinnedRequest } from './pageSnapshot';
+import type { PageAnswer, RowTime } from './pageSnapshot';
+import { inconsistentListing, PageSnapshot, parseHttpDate, pinnedRequest } from './pageSnapshot';
 import type { OllangContext, OllangRequest } from './request';
 
 export const MAX_PAGE_SIZE = 50;
@@ -41,8 +41,23 @@ export interface PagingOptions {
 	 * empty or later, so rows that arrive during the read enter no page.
 	 */
 	pinTimeKey?: string;
+	/**
+	 * The field of a row holding its creation time (occurredAt, createdAt). Rows stamped during the read show that
+	 * the listing changed even when its count did not (see PageSnapshot); a page 1 listing rows stamped after its
+	 * answer shows a service that stamps ahead of its Date (then nothing is pinned).
+	 */
+	rowTimeKey?: string;
 	/** Called with each page's number and answer headers (e.g. to read the service's Date). */
 	onPage?: (page: number, headers: Record<string, string>) => void;
+}
+
+function rowTimeOf(key: string | undefined): RowTime {
+	if (key === undefined) return () => undefined;
+	return (row) => {
+		const value = row[key];
+		const time = typeof value === 'string' ? Date.parse(value) : NaN;
+		return Number.isNaN(time) ? undefined : time;
+	};
 }
 
 function isPageAnswer(value: unknown): value is { data: IDataObject[]; meta: PageAnswer['meta'] } {
@@ -86,12 +101,16 @@ export async function apiRequestAllPages<T = IDataObject>(
 			throw unexpectedResponse.call(this, pageQuery, 'a page: { data: [objects], meta: {...} }', answer);
 		}
 		paging.onPage?.(page, response.headers);
-		return { data: answer.data, meta: answer.meta, headers: response.headers };
+		return { data: answer.data, meta: answer.meta, headers: response.headers, servedAt: parseHttpDate(response.headers.date) };
 	};
 
 	const first = await fetchPage(1);
-	if (paging.pinTimeKey !== undefined) pageRequest = pinnedRequest(request, paging.pinTimeKey, first.headers.date);
-	const snapshot = new PageSnapshot(take, limit, first);
+	const snapshot = new PageSnapshot(take, limit, first, rowTimeOf(paging.rowTimeKey));
+	// A page 1 that lists rows stamped after its own Date: a pin at that Date would leave rows out. (Pinned pages
+	// never list such rows, so page 1 is where the service shows it.)
+	if (paging.pinTimeKey !== undefined && !snapshot.stampedAhead()) {
+		pageRequest = pinnedRequest(request, paging.pinTimeKey, first.headers.date);
+	}
 
 	if (!snapshot.counted) {
 		// No count: follow hasNextPage one page at a time; a row a shift showed twice is kept once.
@@ -113,11 +132,6 @@ export async function apiRequestAllPages<T = IDataObject>(
 		}
 		const answers = await mapConcurrent(stale, concurrency, fetchPage);
 		stale.forEach((page, index) => snapshot.add(page, answers[index]));
-		if (pageRequest !== request && snapshot.shrankBelowFirst()) {
-			// The pin left out rows page 1 listed: the service stamps rows ahead of its Date. Read unpinned instead.
-			pageRequest = request;
-			snapshot.forgetAfterFirst();
-		}
 		stale = snapshot.pagesToRead();
 	}
 	return (stale.length === 0 ? snapshot.rows() : snapshot.consistentPrefix()) as T[];

@@ -185,10 +185,14 @@ export function pagedListOptions(
 	};
 }
 
-/** How a listing pages: its query style, and the query key of its upper time bound (pinned at page 1's time). */
+/**
+ * How a listing pages: its query style, the query key of its upper time bound (pinned at page 1's time), and the
+ * field of its rows' creation time.
+ */
 export interface ListingShape {
 	style?: PagingStyle;
 	pinTimeKey?: string;
+	rowTimeKey?: string;
 }
 
 /**
@@ -203,11 +207,11 @@ export async function getPagedList(
 	path: string,
 	sortFields: INodePropertyOptions[],
 	filterQuery: (filters: IDataObject) => IDataObject,
-	{ style = 'nested', pinTimeKey }: ListingShape = {},
+	{ style = 'nested', pinTimeKey, rowTimeKey }: ListingShape = {},
 ): Promise<OperationResult[]> {
 	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const paging = { ...readPaging(ctx, itemIndex, options), style, pinTimeKey };
+	const paging = { ...readPaging(ctx, itemIndex, options), style, pinTimeKey, rowTimeKey };
 	const request: OllangRequest = {
 		method: 'GET',
 		path,

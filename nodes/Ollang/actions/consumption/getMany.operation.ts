@@ -151,6 +151,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[search]': checkText(this, filters.orderName, 'Order Name Contains', itemIndex, false),
 			'filter[orderId]': checkOptionalId(this, filters.orderId, 'Order ID', itemIndex),
 		};
-	}, { pinTimeKey: 'filter[to]' });
+	}, { pinTimeKey: 'filter[to]', rowTimeKey: 'occurredAt' });
 	return isSimplified(this, itemIndex) ? lines.map((line) => ({ ...line, json: simplifyLine(line.json) })) : lines;
 }

@@ -35,5 +35,5 @@ export const description = forReadOperation('folder', 'getMany', properties);
 export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	return await getPagedList(this, itemIndex, '/integration/folder', sortFields, () => ({}), { style: 'flat' });
+	return await getPagedList(this, itemIndex, '/integration/folder', sortFields, () => ({}), { style: 'flat', rowTimeKey: 'createdAt' });
 }

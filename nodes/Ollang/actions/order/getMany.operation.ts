@@ -99,5 +99,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[createdAtRange][from]': range.from,
 			'filter[createdAtRange][to]': range.to,
 		};
-	}, { pinTimeKey: 'filter[createdAtRange][to]' });
+	}, { pinTimeKey: 'filter[createdAtRange][to]', rowTimeKey: 'createdAt' });
 }

@@ -4,6 +4,7 @@ import type { ResourceOperations } from '../node.type';
 import * as cancel from './cancel.operation';
 import * as cancelHumanReview from './cancelHumanReview.operation';
 import * as create from './create.operation';
+import * as downloadFiles from './downloadFiles.operation';
 import * as exportXlsx from './exportXlsx.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
@@ -20,6 +21,7 @@ export const operations: ResourceOperations<'order'> = {
 	requestHumanReview,
 	cancelHumanReview,
 	exportXlsx,
+	downloadFiles,
 	requestSubtitleEmbedding,
 	getReviewInfo,
 	cancel,
@@ -52,6 +54,12 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Create order',
 				description: 'Create one order per target language for an uploaded project (spends credits)',
+			},
+			{
+				name: 'Download Files',
+				value: 'downloadFiles',
+				action: 'Download files of order',
+				description: "Download the order's subtitles, translated document, dubbed audio or embedded video as binary files",
 			},
 			{
 				name: 'Export XLSX',
@@ -112,6 +120,7 @@ export const description: INodeProperties[] = [
 	...requestHumanReview.description,
 	...cancelHumanReview.description,
 	...exportXlsx.description,
+	...downloadFiles.description,
 	...requestSubtitleEmbedding.description,
 	...getReviewInfo.description,
 	...cancel.description,

@@ -36,5 +36,5 @@ export const description = forReadOperation('project', 'getMany', properties);
 export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	return await getPagedList(this, itemIndex, '/integration/project', sortFields, () => ({}), { style: 'flat' });
+	return await getPagedList(this, itemIndex, '/integration/project', sortFields, () => ({}), { style: 'flat', rowTimeKey: 'createdAt' });
 }

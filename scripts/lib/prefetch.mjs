@@ -1,0 +1,68 @@
+// On a cold machine the end-to-end layer needs about 15 minutes of installs: Debian's chromium and redis-server, and
+// Node 24 + n8n for each version of the matrix. They wait on the network and the disk more than on the CPU, so
+// `npm test` starts them in one background process while lint, build and jest run, and waits for it before the first
+// end-to-end suite (nothing installs while a timing-sensitive suite runs). Each step is also an idempotent install of
+// its own (scripts/n8n/install.mjs locks per version, services.mjs and ensure-chromium.sh check first), so a failure
+// here only costs the time: the suite that needs the piece installs it again and reports why it cannot.
+//
+//   node scripts/lib/prefetch.mjs <n8n version>...   the background process itself
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const repoRoot = join(self, '..', '..', '..');
+
+/** Debian packages the e2e suites need and a new machine lacks (PostgreSQL 15 comes with it). */
+const DEBIAN_PACKAGES = [
+	{ name: 'chromium', present: () => spawnSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' }).status === 0 },
+	{ name: 'redis-server', present: () => ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].some(existsSync) },
+];
+
+/**
+ * Starts the background install of what `versions` need; `finished()` waits for it and returns its log's last
+ * lines. The log is a file: the caller is blocked in synchronous commands meanwhile.
+ */
+export function startPrefetch(versions, logFile) {
+	const fd = openSync(logFile, 'w');
+	const started = Date.now();
+	const child = spawn(process.execPath, [self, ...versions], { cwd: repoRoot, stdio: ['ignore', fd, fd] });
+	closeSync(fd);
+	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+	return {
+		/** npm test stopping early: no further step starts (the one under way finishes; installs are idempotent). */
+		stop: () => child.kill(),
+		async finished() {
+			const outcome = await exited;
+			const seconds = Math.round((Date.now() - started) / 1000);
+			const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join('\n');
+			return { ok: outcome === 0, seconds, summary: `background installs ${outcome === 0 ? 'finished' : `failed (${outcome})`} ${seconds} s after they started:\n${tail}` };
+		},
+	};
+}
+
+function step(label, command, args, env = process.env) {
+	const started = Date.now();
+	console.log(`[prefetch] ${label} ...`);
+	const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env });
+	const seconds = Math.round((Date.now() - started) / 1000);
+	console.log(`[prefetch] ${label}: ${result.status === 0 ? 'done' : `failed (${result.signal ?? result.status})`} in ${seconds} s`);
+	return result.status === 0;
+}
+
+if (process.argv[1] === self) {
+	let ok = true;
+	const missing = DEBIAN_PACKAGES.filter((pkg) => !pkg.present()).map((pkg) => pkg.name);
+	// Only root installs Debian packages here; elsewhere the suites say what to install.
+	if (missing.length > 0 && process.getuid?.() === 0) {
+		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+		ok = step('apt-get update', 'apt-get', ['update', '-qq'], env) && ok;
+		ok = step(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], env) && ok;
+	}
+	for (const version of process.argv.slice(2)) {
+		const env = { ...process.env, OLLANG_N8N_VERSION: version };
+		ok = step(`n8n ${version} runtime`, process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], env) && ok;
+	}
+	process.exit(ok ? 0 : 1);
+}
