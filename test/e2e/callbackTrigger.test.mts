@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { activateWorkflow, N8N_VERSION, readExecutions, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { activateWorkflow, DEFAULT_N8N_VERSION, N8N_VERSION, readExecutions, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import {
 	callbackWorkflow,
 	createOrders,
@@ -44,6 +44,11 @@ const SCHEDULED = Array.from({ length: SCHEDULE_SAMPLE }, (_, index) => callback
 const EXAMPLE_FILE = 'order-completed-callback.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
 const EXAMPLE_TRIGGER = 'On Ollang callback';
+/**
+ * Forged callbacks sent in the flood case: the 1,000 docs/push.md states on the default n8n; on the matrix's other
+ * version 300, still past a minute's bound of reads, since the flood costs n8n about 0.1 s of CPU per request.
+ */
+const FLOOD = N8N_VERSION === DEFAULT_N8N_VERSION ? 1000 : 300;
 const LABEL = `callback trigger e2e (n8n ${N8N_VERSION}${WITH_N8N_3_DEFAULTS ? ', 3.0 defaults' : ''})`;
 
 /** A request to the trigger answered whatever its status. */
@@ -373,14 +378,14 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		assert.deepEqual(keys, [`order:${orderId}:${String(real.completedAt)}`, `order:${orderId}:${String(second.completedAt)}`]);
 	});
 
-	it(`1,000 callbacks naming unknown orders start 0 executions, with at most ${READS_PER_MINUTE} reads a minute`, async () => {
+	it(`${FLOOD.toLocaleString('en')} callbacks naming unknown orders start 0 executions, with at most ${READS_PER_MINUTE} reads a minute`, async () => {
 		const url = productionUrl(server!.url, FORGED.webhookId);
 		const executionsBefore = (await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 })).length;
 		const readsOf = (requests: Array<{ method: string; path: string }>) => requests.filter((request) => request.method === 'GET' && /^\/integration\/orders\/fc[0-9a-f]{22}$/.test(request.path)).length;
 		const readsBefore = readsOf(await sandbox.requests());
 		const started = Date.now();
 		const statuses: number[] = [];
-		for (let index = 0; index < 1000; index += 100) {
+		for (let index = 0; index < FLOOD; index += 100) {
 			const batch = Array.from({ length: 100 }, (_, offset) => `fc${(index + offset).toString(16).padStart(22, '0')}`);
 			statuses.push(...(await Promise.all(batch.map(async (orderId) => (await send(url, JSON.stringify({ orderId, status: 'completed', completedAt: new Date().toISOString() }))).status))));
 		}
@@ -389,10 +394,10 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 15 
 		await sleep(2000);
 		const executions = (await readExecutions(server!.url, cookie, FORGED.workflow.id, { limit: 50 })).length - executionsBefore;
 		const count = (status: number) => statuses.filter((each) => each === status).length;
-		console.log(`${LABEL}: 1,000 callbacks naming unknown orders in ${seconds.toFixed(1)} s: reads ${reads}, answered 200 ${count(200)}, 503 ${count(503)}, executions ${executions}`);
+		console.log(`${LABEL}: ${FLOOD.toLocaleString('en')} callbacks naming unknown orders in ${seconds.toFixed(1)} s: reads ${reads}, answered 200 ${count(200)}, 503 ${count(503)}, executions ${executions}`);
 		assert.equal(executions, 0);
 		assert.ok(reads <= READS_PER_MINUTE * Math.ceil(seconds / 60), `${reads} reads in ${seconds.toFixed(1)} s`);
-		assert.equal(count(200) + count(503), 1000);
+		assert.equal(count(200) + count(503), FLOOD);
 		// 200: a read found the order unknown. 503: no read, or one that outlasted the callback's budget on a loaded machine.
 		assert.ok(count(200) <= reads, `${count(200)} answered 200 with ${reads} reads`);
 	});
