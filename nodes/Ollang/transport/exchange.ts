@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { checkDeclared } from './declared';
 import type { AppliedState } from './errors';
 import { appliedNote, createApiError, describeApiError } from './errors';
 import { redactBody, redactValue, redactor } from './redaction';
@@ -114,6 +115,7 @@ export async function exchange(
 	/** Hand a 2xx body over as a stream; other answers are read whole, as always, to be shaped into errors. */
 	streamBody = false,
 ): Promise<RawResponse> {
+	checkDeclared(this, request.method);
 	const target = await targetFor.call(this, request.itemIndex);
 	const redact = redactor(target.apiKey);
 	const node = this.getNode();
