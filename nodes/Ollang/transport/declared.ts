@@ -2,7 +2,8 @@ import { ApplicationError } from 'n8n-workflow';
 
 import type { OllangContext } from './request';
 
-// What an operation declared its requests do, checked here, where every request passes: a 'read' sends only GETs;
+// What an operation declared its requests do, checked here, where every request passes: a 'read' sends GETs (or a
+// POST that only reads, declared safe to repeat: retry 'safe');
 // a 'paidWrite' sends its POST, PUT, PATCH or DELETE only from the write-once protocol's send step
 // (actions/common/writeOnce), so a paid write cannot reach the API outside it; a 'write' (safe to repeat) sends
 // what it needs. Contexts the router did not declare (triggers, list searches) only read.
@@ -35,10 +36,11 @@ export async function asPaidSend<T>(ctx: OllangContext, send: () => Promise<T>):
 }
 
 /** Throws before a request its operation did not declare. */
-export function checkDeclared(ctx: OllangContext, method: string): void {
+export function checkDeclared(ctx: OllangContext, method: string, retry?: 'safe' | 'once'): void {
 	if (method === 'GET' || method === 'HEAD') return;
 	const declaration = declarations.get(ctx);
 	if (declaration === undefined || declaration.kind === 'write') return;
+	if (declaration.kind === 'read' && retry === 'safe') return;
 	if (declaration.kind === 'paidWrite' && declaration.sending) return;
 	throw new ApplicationError(
 		declaration.kind === 'read'

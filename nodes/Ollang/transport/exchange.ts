@@ -115,7 +115,7 @@ export async function exchange(
 	/** Hand a 2xx body over as a stream; other answers are read whole, as always, to be shaped into errors. */
 	streamBody = false,
 ): Promise<RawResponse> {
-	checkDeclared(this, request.method);
+	checkDeclared(this, request.method, request.retry);
 	const target = await targetFor.call(this, request.itemIndex);
 	const redact = redactor(target.apiKey);
 	const node = this.getNode();
