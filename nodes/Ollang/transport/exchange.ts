@@ -8,7 +8,7 @@ import { appliedNote, createApiError, describeApiError } from './errors';
 import { redactBody, redactValue, redactor } from './redaction';
 import type { OllangContext, OllangRequest } from './request';
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, RETRY_POLICY } from './request';
-import type { FailureKind, TransportFailure } from './retries';
+import type { ConnectionFailure, TransportFailure } from './retries';
 import { backoffDelay, classifyFailure, failureRetryable, parseRetryAfter, statusRetryable } from './retries';
 import { targetFor } from './target';
 
@@ -257,7 +257,7 @@ export function connectionError(
 	attempts: number,
 	redact: (text: string) => string,
 ) {
-	const what: Record<FailureKind, string> = {
+	const what: Record<ConnectionFailure, string> = {
 		refused: `the connection to ${origin} was refused`,
 		dns: `the host of ${origin} could not be resolved`,
 		timeout: `no answer from ${origin} within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`,

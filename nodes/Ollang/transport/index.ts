@@ -12,7 +12,8 @@
 // - pageSnapshot.ts: One consistent listing from pages read at different moments: the time pin, which pages to read again.
 // - declared.ts: What each operation declared its requests do (read, write, paid write), checked before each request.
 // - errors.ts: API errors in the API's own words; multipart.ts: multipart/form-data bodies.
-export type { ErrorHints } from './errors';
+export type { ErrorHints, FailureKind } from './errors';
+export { failureKind } from './errors';
 export type { MultipartPart } from './multipart';
 export { filePart, textPart } from './multipart';
 export type { OllangContext, OllangRequest } from './request';
