@@ -17,7 +17,9 @@ import { Records } from './records';
 //      answer again, alreadyApplied. Sent, answer unknown: settled from the API's state (lostAnswer) first.
 //   2. baseline: read what will tell later whether the send applied. A failed read reserves nothing.
 //   3. reserve: the record 'sent' (static data) and the markers (the store, with the baseline's tokens), in one
-//      call; a store that does not answer stops the item unsent, another execution's reservation too.
+//      call, for this attempt (0, then one more after each lost answer settled as not applied, so two executions
+//      sending again meet on one marker); a store that does not answer stops the item unsent, another execution's
+//      reservation of the same attempt too.
 //   4. send: applied (record and marker 'applied') | refused (released: the next run sends it) | unknown (kept
 //      'sent': the next run settles it from the API).
 // Keys: the router's resource and operation, then the Idempotency Key or the run and the item's request.
@@ -106,12 +108,13 @@ export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write
 	const kept = records.get(key) ?? (identity.retryOfUnknownRun && given === undefined ? records.newestOfItem(base) : undefined);
 	const sameExecution = identity.execution !== '' && kept?.execution === identity.execution;
 	const record = kept !== undefined && (counts || sameExecution) ? kept : undefined;
-	const marker = record === undefined && counts ? await records.peek(key, now) : 'none';
-	const earlier = record?.state ?? (marker === 'applied' || marker === 'sent' ? marker : undefined);
+	const marker = record === undefined && counts ? await records.peek(key, now) : { state: 'none', attempt: -1 };
+	const earlier = record?.state ?? (marker.state === 'applied' || marker.state === 'sent' ? marker.state : undefined);
+	const lastAttempt = record !== undefined ? (record.attempt ?? 0) : marker.attempt;
 	if (earlier === 'applied' && record?.result !== undefined) return repeated(record.result, record);
 	const { lostAnswer } = write;
 	if (earlier !== undefined && lostAnswer.readFrom !== 'refusal') {
-		const settled = lostAnswer.readFrom === 'nothing' ? undefined : await lostAnswer.settle(baselineOf(records, key, record));
+		const settled = lostAnswer.readFrom === 'nothing' ? undefined : await lostAnswer.settle(baselineOf(records, key, record, lastAttempt));
 		if (settled !== undefined && 'applied' in settled) {
 			const at = record?.at ?? now;
 			records.set(key, { state: 'applied', at, execution: record?.execution, result: settled.applied });
@@ -119,19 +122,19 @@ export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write
 			return repeated(settled.applied, record);
 		}
 		// Known from n8n's store alone outside a retry: another execution with the same key may still be sending it,
-		// so a state without its effect proves nothing yet.
+		// so a state without its effect proves nothing yet. Known applied: never sent again.
 		const inFlightElsewhere = record === undefined && !identity.isRetry;
-		if (settled === undefined || inFlightElsewhere) {
+		if (settled === undefined || inFlightElsewhere || earlier === 'applied') {
 			if (earlier === 'applied') return repeated(write.identity ?? {}, record);
 			throw mayHaveBeenApplied(ctx, itemIndex, record?.at, given !== undefined && !identity.isRetry);
 		}
 	}
-	// Sent before and not applied (settled), or a repeat the API refuses: the earlier reservation goes.
-	if (earlier !== undefined) await records.release(key, now);
+	// Sent before and not applied (settled), or a repeat the API refuses: the next attempt is reserved.
+	const attempt = earlier !== undefined ? lastAttempt + 1 : 0;
 
 	// 2. The baseline. 3. The reservation.
 	const baseline = 'baseline' in lostAnswer ? await readBaseline(ctx, itemIndex, lostAnswer.baseline) : undefined;
-	const reserved = await records.reserve(key, now, baseline);
+	const reserved = await records.reserve(key, attempt, now, baseline);
 	if (reserved === 'failed') {
 		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex} was not sent: n8n's deduplication store did not answer`, {
 			itemIndex,
@@ -144,7 +147,7 @@ export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write
 			description: `Nothing was sent for it here: that execution's result is this item's. If that execution fails, retry it, or run item ${itemIndex} again with the same key.`,
 		});
 	}
-	records.set(key, { state: 'sent', at: now, execution: identity.execution, ...(baseline ? { baseline } : {}) });
+	records.set(key, { state: 'sent', at: now, execution: identity.execution, attempt, ...(baseline ? { baseline } : {}) });
 
 	// 4. The send, and its three ends.
 	let result: WriteResult;
@@ -164,7 +167,7 @@ export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write
 		}
 		if (!mayHaveApplied(error)) {
 			records.delete(key);
-			await records.release(key, now);
+			await records.release(key, attempt, now);
 		}
 		throw error;
 	}
@@ -174,7 +177,7 @@ export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write
 }
 
 /** The baseline of the earlier send: its record's tokens, else the tokens kept as markers in n8n's store. */
-function baselineOf(records: Records, key: string, record: WriteRecord | undefined): Baseline {
+function baselineOf(records: Records, key: string, record: WriteRecord | undefined, attempt: number): Baseline {
 	const before = record?.before;
 	const legacy = Array.isArray(before?.ids)
 		? (before.ids as string[])
@@ -183,7 +186,7 @@ function baselineOf(records: Records, key: string, record: WriteRecord | undefin
 			: undefined;
 	const tokens = record?.baseline ?? legacy;
 	return {
-		has: async (token) => (tokens !== undefined ? tokens.includes(token) : await records.wasInBaseline(key, token)),
+		has: async (token) => (tokens !== undefined ? tokens.includes(token) : await records.wasInBaseline(key, attempt, token)),
 		claimed: records.claimedIds(),
 	};
 }

@@ -20,6 +20,8 @@ export const MAX_REMEMBERED = 1000;
 /** At most this many baseline tokens are kept as markers (a listing's ids); a longer baseline lives in static data only. */
 const MAX_BASELINE_MARKERS = 50;
 const WEEK_MS = 7 * 86_400_000;
+/** Sends of one item after lost answers settled as not applied: a fourth stops with a way forward. */
+const ATTEMPTS = [0, 1, 2, 3];
 const MARKER_OPTIONS = { mode: 'entries', maxEntries: (3 + MAX_BASELINE_MARKERS) * MAX_REMEMBERED } as const;
 
 /** An item's output: one object, or several (Order > Create makes one order per target language). */
@@ -36,6 +38,8 @@ export interface WriteRecord {
 	result?: WriteResult;
 	/** Tokens of the state read before sending (a listing's ids, the latest evaluation's id). */
 	baseline?: string[];
+	/** Which send of the item this is (0 first; one more after each lost answer settled as not applied). */
+	attempt?: number;
 	/** Kept by earlier versions: what was read before sending ({ ids } or { latestEvaluationId }). */
 	before?: IDataObject;
 }
@@ -112,58 +116,66 @@ export class Records {
 		if (forgotten.length > 0) this.save();
 	}
 
-	/** What the markers say of a key, recording nothing (what a check records is taken back). */
-	async peek(key: string, now: number): Promise<MarkerState> {
+	/**
+	 * What the markers say of a key, recording nothing (what a check records is taken back): its state, and the
+	 * latest attempt reserved (-1: none).
+	 */
+	async peek(key: string, now: number): Promise<{ state: MarkerState; attempt: number }> {
 		const weeks = [0, 1, 2].map((back) => Math.floor(now / WEEK_MS) - back);
 		const applied = weeks.map((week) => `${key}|applied|w${week}`);
-		const sent = weeks.map((week) => `${key}|sent|w${week}`);
-		const found = await this.check([...applied, ...sent], true);
-		if (found === undefined) return 'unavailable';
-		if (applied.some((marker) => found.has(marker))) return 'applied';
-		return sent.some((marker) => found.has(marker)) ? 'sent' : 'none';
+		const sent = ATTEMPTS.flatMap((attempt) => weeks.map((week) => ({ attempt, marker: `${key}|sent|w${week}|a${attempt}` })));
+		const found = await this.check([...applied, ...sent.map(({ marker }) => marker)], true);
+		if (found === undefined) return { state: 'unavailable', attempt: -1 };
+		const attempt = Math.max(-1, ...sent.filter(({ marker }) => found.has(marker)).map((entry) => entry.attempt));
+		if (applied.some((marker) => found.has(marker))) return { state: 'applied', attempt };
+		return { state: attempt >= 0 ? 'sent' : 'none', attempt };
 	}
 
 	/**
-	 * Reserves the key with its baseline's tokens, in one call: 'reserved', 'taken' (another execution reserved it
-	 * first) or 'failed' (the store did not answer). Without a store, the static record alone reserves.
+	 * Reserves this attempt of the key with its baseline's tokens, in one call: 'reserved', 'taken' (another
+	 * execution reserved this attempt first) or 'failed' (the store did not answer). Attempts are numbered so that
+	 * two executions sending again after one lost answer meet on the same marker. Without a store, the static record
+	 * alone reserves.
 	 */
-	async reserve(key: string, now: number, baseline: string[] | undefined): Promise<'reserved' | 'taken' | 'failed'> {
+	async reserve(key: string, attempt: number, now: number, baseline: string[] | undefined): Promise<'reserved' | 'taken' | 'failed'> {
 		if (!this.markersAvailable) return 'reserved';
-		const sent = this.marker(key, 'sent', now);
-		const tokens = baseline !== undefined && baseline.length <= MAX_BASELINE_MARKERS ? [`${key}|based`, ...baseline.map((token) => this.baseMarker(key, token))] : [];
+		if (!ATTEMPTS.includes(attempt)) return 'taken';
+		const sent = `${key}|sent|w${Math.floor(now / WEEK_MS)}|a${attempt}`;
+		const tokens =
+			baseline !== undefined && baseline.length <= MAX_BASELINE_MARKERS
+				? [`${key}|a${attempt}|based`, ...baseline.map((token) => this.baseMarker(key, attempt, token))]
+				: [];
 		const found = await this.check([sent, ...tokens], false);
 		if (found === undefined) return 'failed';
 		return found.has(sent) ? 'taken' : 'reserved';
 	}
 
-	/** Whether the baseline kept as markers held this token; undefined when no baseline was kept there. */
-	async wasInBaseline(key: string, token: string): Promise<boolean | undefined> {
-		const found = await this.check([`${key}|based`, this.baseMarker(key, token)], true);
-		if (found === undefined || !found.has(`${key}|based`)) return undefined;
-		return found.has(this.baseMarker(key, token));
+	/** Whether the baseline of that attempt, kept as markers, held this token; undefined when none was kept there. */
+	async wasInBaseline(key: string, attempt: number, token: string): Promise<boolean | undefined> {
+		const based = `${key}|a${attempt}|based`;
+		const found = await this.check([based, this.baseMarker(key, attempt, token)], true);
+		if (found === undefined || !found.has(based)) return undefined;
+		return found.has(this.baseMarker(key, attempt, token));
 	}
 
 	async markApplied(key: string, now: number): Promise<void> {
-		await this.check([this.marker(key, 'applied', now)], false);
+		await this.check([`${key}|applied|w${Math.floor(now / WEEK_MS)}`], false);
 	}
 
-	/** The send did not reach the API: the reservation goes, so the next run sends it. */
-	async release(key: string, now: number): Promise<void> {
+	/** The send did not reach the API: this attempt's reservation goes, so the next run sends it. */
+	async release(key: string, attempt: number, now: number): Promise<void> {
 		if (!this.markersAvailable) return;
 		const weeks = [0, 1, 2].map((back) => Math.floor(now / WEEK_MS) - back);
+		const markers = [...weeks.map((week) => `${key}|sent|w${week}|a${attempt}`), `${key}|a${attempt}|based`];
 		try {
-			await this.ctx.helpers.removeProcessed(weeks.flatMap((week) => [`${key}|sent|w${week}`, `${key}|based`]), 'node', MARKER_OPTIONS);
+			await this.ctx.helpers.removeProcessed(markers, 'node', MARKER_OPTIONS);
 		} catch (error) {
 			this.debug(error);
 		}
 	}
 
-	private marker(key: string, state: 'sent' | 'applied', now: number): string {
-		return `${key}|${state}|w${Math.floor(now / WEEK_MS)}`;
-	}
-
-	private baseMarker(key: string, token: string): string {
-		return `${key}|base:${hash(token)}`;
+	private baseMarker(key: string, attempt: number, token: string): string {
+		return `${key}|a${attempt}|base:${hash(token)}`;
 	}
 
 	private save(): void {
