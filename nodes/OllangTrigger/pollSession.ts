@@ -3,27 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequestWithResponse, parseHttpDate } from '../Ollang/transport';
 
-/**
- * How a failed request counts for the trigger:
- * - unauthorized / forbidden: the key or its rights are gone; the poll fails with a clear error, state untouched.
- * - notFound: the order or job is not there (deleted, or not visible to this key).
- * - transient: 429, 5xx, a dropped connection or an unreadable answer, after the transport's own retries.
- * - blocked: n8n's SSRF protection refused the address; nothing was sent, and only a setting changes that.
- * - rejected: any other answer the service gave (the request itself is wrong).
- * - local: not an API answer (e.g. an invalid Base URL in the credential).
- */
-export type FailureKind = 'unauthorized' | 'forbidden' | 'notFound' | 'transient' | 'blocked' | 'rejected' | 'local';
-
-export function failureKind(error: unknown): FailureKind {
-	if (!(error instanceof NodeApiError)) return 'local';
-	if (!error.httpCode) return error.context.transportFailure === 'blocked' ? 'blocked' : 'transient';
-	const status = Number(error.httpCode);
-	if (status === 401) return 'unauthorized';
-	if (status === 403) return 'forbidden';
-	if (status === 404) return 'notFound';
-	if (status === 408 || status === 429 || status >= 500) return 'transient';
-	return 'rejected';
-}
+// How a failed request counts (the transport's one FailureKind): the trigger's polls read it.
+export { failureKind } from '../Ollang/transport';
 
 /** What one production poll found: the items to emit (the state changes are in the working copy). */
 export interface PollOutcome {

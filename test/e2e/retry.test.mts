@@ -275,4 +275,61 @@ describe('a failed execution retried in a real n8n applies nothing twice', { tim
 		assert.equal(output[3].orderId, made.find((order) => order.targetLanguage === 'it')?.id);
 		figures.push(`Order > Create x 6 languages, the fourth's answer lost, Retry (saved workflow): ${made.length} orders, one per language, retried execution ${finished.status}`);
 	});
+
+	/** n8n's Retry (saved workflow) of a failed execution; the retried execution, finished. */
+	const retrySaved = async (entry: { workflow: WorkflowJson }, failed: N8nExecution): Promise<N8nExecution> => {
+		const before = (await readExecutions(main!.url, cookie, entry.workflow.id)).length;
+		const retried = (await restRequest(main!.url, cookie, 'POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: true })) as Json;
+		const finished = (await finishedExecutions(entry.workflow.id, before + 1))[before];
+		assert.equal(finished.id, String(retried.id));
+		return finished;
+	};
+
+	it("Run QC Evaluation on three evaluated orders, the second's baseline read failing past retries (HTTP 500): n8n's Retry evaluates each once, the new evalId in the output", async () => {
+		const orderIds = await completedOrders(3);
+		const latestEvaluation = async (id: string) => (await sandbox.get<{ latestEvaluation?: { id: string } }>(`/integration/orders/${id}`)).latestEvaluation?.id;
+		// As every order made with Auto QC: an evaluation already.
+		for (const id of orderIds) assert.ok((await sandbox.call('POST', `/integration/orders/${id}/qc`, { body: { accuracy: true } })).status < 300);
+		const earlier = await Promise.all(orderIds.map(latestEvaluation));
+		await sandbox.admin('POST', 'faults', { method: 'GET', path: `/integration/orders/${orderIds[1]}`, kind: 'status', status: 500, retryAfterSeconds: 0, times: 4 });
+
+		const failed = await runItems(REPEAT_WORKFLOWS.qc, orderIds.map((orderId) => ({ orderId })));
+		assert.equal(failed.status, 'error');
+		const finished = await retrySaved(REPEAT_WORKFLOWS.qc, failed);
+
+		assert.equal(finished.status, 'success', JSON.stringify(finished.data.resultData.error ?? {}));
+		const perOrder = (await ledger()).filter((entry) => entry.kind === 'qcEvaluation');
+		assert.deepEqual(orderIds.map((id) => perOrder.filter((entry) => entry.orderId === id).length), [2, 2, 2], 'the earlier evaluation plus one, per order');
+		const output = outputOf(finished, NODE_NAME).map((item) => item.json as Json);
+		assert.equal(output[1].alreadyApplied, undefined, 'the second order was evaluated by the retry, not taken as done');
+		assert.notEqual(output[1].evalId, earlier[1]);
+		assert.equal(output[1].evalId, await latestEvaluation(orderIds[1]));
+		figures.push(`Run QC Evaluation, the second's baseline read failing (500 x4), Retry (saved workflow): evaluations per order 2, 2, 2 (earlier + one), output evalId the new one`);
+	});
+
+	it("Order > Create whose baseline listing fails past retries (HTTP 500) for the second item: n8n's Retry creates that order once", async () => {
+		const { projects } = await sandbox.fixtures();
+		const languages = ['el', 'tr', 'pl'];
+		const listed = async () =>
+			(
+				await sandbox.get<{ data: Array<{ targetLanguage: string }> }>('/integration/orders', {
+					query: { 'filter[projectId]': projects.writable, 'filter[type]': 'document', 'pageOptions[take]': 50 },
+				})
+			).data.filter((order) => languages.includes(order.targetLanguage));
+		const before = (await listed()).length;
+		// The first item's listing passes; the second's fails on every try (1 + 3 retries).
+		await sandbox.admin('POST', 'faults', { method: 'GET', path: '/integration/orders', kind: 'status', status: 500, retryAfterSeconds: 0, skip: 1, times: 4 });
+
+		const failed = await runItems(REPEAT_WORKFLOWS.create, languages.map((language) => ({ projectId: projects.writable, language })));
+		assert.equal(failed.status, 'error');
+		assert.match(String((failed.data.resultData.runData[NODE_NAME]?.[0]?.error as Json | undefined)?.description), /not sent/);
+		const finished = await retrySaved(REPEAT_WORKFLOWS.create, failed);
+
+		assert.equal(finished.status, 'success', JSON.stringify(finished.data.resultData.error ?? {}));
+		const made = await listed();
+		assert.deepEqual(made.map((order) => order.targetLanguage).sort(), [...languages].sort(), 'one order per language');
+		assert.equal(made.length - before, 3);
+		assert.deepEqual(outputOf(finished, NODE_NAME).map((item) => (item.json as Json).alreadyApplied === true), [true, false, false]);
+		figures.push(`Order > Create x 3 languages, the second's baseline listing failing (500 x4), Retry (saved workflow): ${made.length - before} orders, one per language`);
+	});
 });

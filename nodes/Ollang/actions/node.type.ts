@@ -47,11 +47,13 @@ export interface OperationResult {
 }
 
 /**
- * What an item operation's requests do. 'read': they only read, so repeating one or running it beside another
- * changes nothing, and the router runs a few items at once. 'write': they change something (or spend credits),
- * so items run one after another, in order, and none starts after a failure that stops the node.
+ * What an item operation's requests do; the transport checks it before each request. 'read': GETs only, so
+ * repeating one or running it beside another changes nothing, and the router runs a few items at once. 'write':
+ * changes something the same way however often it is sent (safe to repeat). 'paidWrite': spends credits or creates
+ * something, so it is sent through the write-once protocol (common/writeOnce) and described with forPaidWrite.
+ * Writes of both kinds run one item after another, in order, and none starts after a failure that stops the node.
  */
-export type OperationKind = 'read' | 'write';
+export type OperationKind = 'read' | 'write' | 'paidWrite';
 
 /** Runs once per input item; the router loops, pairs and handles continueOnFail. */
 export interface ItemOperation {
@@ -69,6 +71,8 @@ export type BatchOutcome = { pairedItems: number[]; result: OperationResult } | 
  */
 export interface BatchOperation {
 	description: INodeProperties[];
+	/** Batches only read or write safely to repeat: a paid write is an item operation. */
+	kind: Exclude<OperationKind, 'paidWrite'>;
 	executeBatch(this: IExecuteFunctions, itemCount: number): Promise<BatchOutcome[]>;
 }
 

@@ -14,7 +14,7 @@ import * as order from './order';
 import * as project from './project';
 import * as revision from './revision';
 import * as upload from './upload';
-import { settleConcurrent } from '../transport';
+import { declareOperation, settleConcurrent } from '../transport';
 import { asNodeError, describeAppliedItems } from './common/outcomes';
 import { readConcurrency } from './common/readConcurrency';
 import type { BatchOperation, BatchOutcome, OllangOperation, OllangResource, ResourceOperations } from './node.type';
@@ -61,6 +61,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	// The transport checks each request against the kind declared here (a read sends only GETs; a paid write's
+	// requests go through the write-once protocol).
+	declareOperation(this, `${resource}.${operation}`, chosen.kind);
 	const output: INodeExecutionData[] = [];
 	const continueOnFail = this.continueOnFail();
 
@@ -116,7 +119,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			return;
 		}
 		const error = asNodeError(this, outcome.error, itemIndex);
-		if (!continueOnFail && chosen.kind === 'write') {
+		if (!continueOnFail && chosen.kind !== 'read') {
 			// n8n discards the output of a node that stops: the error says what the items before it did.
 			const applied = settled.slice(0, itemIndex).map((earlier) => (earlier?.ok ? earlier.value.map((result) => result.json) : []));
 			const note = describeAppliedItems(applied);

@@ -1,6 +1,28 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+/**
+ * How a failed request counts, for any caller (the trigger's polls, the actions):
+ * - unauthorized / forbidden: the key or its rights are gone.
+ * - notFound: the thing is not there (deleted, or not visible to this key).
+ * - transient: 429, 5xx, a dropped connection or an unreadable answer, after the transport's own retries.
+ * - blocked: n8n's SSRF protection refused the address; nothing was sent, and only a setting changes that.
+ * - rejected: any other answer the service gave (the request itself is wrong).
+ * - local: not an API answer (e.g. an invalid Base URL in the credential).
+ */
+export type FailureKind = 'unauthorized' | 'forbidden' | 'notFound' | 'transient' | 'blocked' | 'rejected' | 'local';
+
+export function failureKind(error: unknown): FailureKind {
+	if (!(error instanceof NodeApiError)) return 'local';
+	if (!error.httpCode) return error.context.transportFailure === 'blocked' ? 'blocked' : 'transient';
+	const status = Number(error.httpCode);
+	if (status === 401) return 'unauthorized';
+	if (status === 403) return 'forbidden';
+	if (status === 404) return 'notFound';
+	if (status === 408 || status === 429 || status >= 500) return 'transient';
+	return 'rejected';
+}
+
 /** What the service may have done with a request that failed; only said for requests that are not safe to repeat. */
 export type AppliedState = 'notApplied' | 'mayHaveApplied';
 

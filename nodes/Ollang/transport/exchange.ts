@@ -2,12 +2,13 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { checkDeclared } from './declared';
 import type { AppliedState } from './errors';
 import { appliedNote, createApiError, describeApiError } from './errors';
 import { redactBody, redactValue, redactor } from './redaction';
 import type { OllangContext, OllangRequest } from './request';
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, RETRY_POLICY } from './request';
-import type { FailureKind, TransportFailure } from './retries';
+import type { ConnectionFailure, TransportFailure } from './retries';
 import { backoffDelay, classifyFailure, failureRetryable, parseRetryAfter, statusRetryable } from './retries';
 import { targetFor } from './target';
 
@@ -114,6 +115,7 @@ export async function exchange(
 	/** Hand a 2xx body over as a stream; other answers are read whole, as always, to be shaped into errors. */
 	streamBody = false,
 ): Promise<RawResponse> {
+	checkDeclared(this, request.method, request.retry);
 	const target = await targetFor.call(this, request.itemIndex);
 	const redact = redactor(target.apiKey);
 	const node = this.getNode();
@@ -255,7 +257,7 @@ export function connectionError(
 	attempts: number,
 	redact: (text: string) => string,
 ) {
-	const what: Record<FailureKind, string> = {
+	const what: Record<ConnectionFailure, string> = {
 		refused: `the connection to ${origin} was refused`,
 		dns: `the host of ${origin} could not be resolved`,
 		timeout: `no answer from ${origin} within ${request.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`,

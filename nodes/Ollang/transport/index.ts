@@ -11,8 +11,10 @@
 // - concurrency.ts: Bounded concurrency that keeps input order and can stop starting tasks after a failure.
 // - paging.ts: Paging over { data, meta } answers in either query style (nested pageOptions[page] or flat page, take <= 50): page 1, then the rest in parallel.
 // - pageSnapshot.ts: One consistent listing from pages read at different moments: the time pin, which pages to read again.
+// - declared.ts: What each operation declared its requests do (read, write, paid write), checked before each request.
 // - errors.ts: API errors in the API's own words; multipart.ts: multipart/form-data bodies.
-export type { ErrorHints } from './errors';
+export type { ErrorHints, FailureKind } from './errors';
+export { failureKind } from './errors';
 export type { MultipartPart } from './multipart';
 export { filePart, textPart } from './multipart';
 export type { OllangContext, OllangRequest } from './request';
@@ -31,3 +33,5 @@ export { settleConcurrent, mapConcurrent } from './concurrency';
 export type { PagingOptions, PagingStyle } from './paging';
 export { MAX_PAGE_SIZE, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, apiRequestAllPages, pagingKey } from './paging';
 export { parseHttpDate } from './pageSnapshot';
+export type { DeclaredKind } from './declared';
+export { asPaidSend, declareOperation } from './declared';

@@ -4,10 +4,11 @@ import { readApiErrorBody } from './errors';
 import type { OllangRequest } from './request';
 import { RETRY_POLICY } from './request';
 
-export type FailureKind = 'refused' | 'dns' | 'timeout' | 'dropped' | 'cancelled' | 'blocked' | 'other';
+/** How a connection failed (no answer): what the retry policy and the error's wording read. */
+export type ConnectionFailure = 'refused' | 'dns' | 'timeout' | 'dropped' | 'cancelled' | 'blocked' | 'other';
 
 export interface TransportFailure {
-	kind: FailureKind;
+	kind: ConnectionFailure;
 	code?: string;
 	text: string;
 }

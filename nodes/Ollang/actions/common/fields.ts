@@ -7,6 +7,7 @@ import type { OllangResource, OllangResourceMap, OperationResult } from '../node
 import { toResults } from './outcomes';
 import { checkOption, checkText, readPaging } from './parameters';
 import { withReadConcurrency } from './readConcurrency';
+import { retryProtectionFields } from './writeOnce';
 
 /** Shows properties only for one resource and operation. */
 export function forOperation<R extends OllangResource>(
@@ -15,6 +16,18 @@ export function forOperation<R extends OllangResource>(
 	properties: INodeProperties[],
 ): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+}
+
+/**
+ * Shows a paid write's properties (kind 'paidWrite', sent through writeOnce) for one resource and operation, with
+ * Retry Protection and Idempotency Key after them.
+ */
+export function forPaidWrite<R extends OllangResource>(
+	resource: R,
+	operation: OllangResourceMap[R],
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return forOperation(resource, operation, [...properties, ...retryProtectionFields]);
 }
 
 /**

@@ -110,6 +110,23 @@ export function readText(ctx: IExecuteFunctions, name: string, field: string, it
 	return checkText(ctx, ctx.getNodeParameter(name, itemIndex, ''), field, itemIndex, true) as string;
 }
 
+/**
+ * A boolean parameter: true or false (an expression may give 'true' or 'false'); empty gives `fallback`. The one
+ * reader of every boolean field, so each says the same about a wrong value.
+ */
+export function checkBoolean<T extends boolean | undefined>(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	field: string,
+	itemIndex: number,
+	fallback: T,
+): boolean | T {
+	if (value === undefined || value === null || value === '') return fallback;
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	throw invalidField(ctx, itemIndex, field, `must be true or false, got ${describeType(value)}`);
+}
+
 export function describeType(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';

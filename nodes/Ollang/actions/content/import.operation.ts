@@ -85,6 +85,9 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('content', 'import', properties);
 
+// Safe to repeat: saving the same translations again leaves the same content.
+export const kind = 'write' as const;
+
 interface ItemUnits {
 	targetLanguage: string;
 	units: IDataObject[];

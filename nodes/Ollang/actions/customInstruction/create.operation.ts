@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { sendOrConfirm } from '../common/alreadyApplied';
-import { forOperation } from '../common/fields';
+import { byRefusal, writeOnce } from '../common/writeOnce';
+import { forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -49,9 +49,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('customInstruction', 'create', properties);
+export const description = forPaidWrite('customInstruction', 'create', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const key = checkInstructionKey(this, this.getNodeParameter('key', itemIndex, ''), 'Key', itemIndex);
@@ -71,16 +71,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'409': 'An instruction with this key exists already: use Update to change it, or choose another key.',
 		},
 	};
-	const json = await sendOrConfirm(this, itemIndex, {
-		operation: 'customInstruction.create',
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
 		// A repeat answers 409 (the key exists): applied when the instruction under this key says what was asked.
-		refusals: [409],
-		confirm: async () =>
+		lostAnswer: byRefusal([409], async () =>
 			(await fetchInstructions.call(this, itemIndex)).find(
 				(instruction) => instruction.key === key && instruction.value === value,
-			),
+			)),
 	});
 	return toResults(json);
 }

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../transport';
-import { deleteOrConfirmGone } from '../common/alreadyApplied';
-import { forOperation } from '../common/fields';
+import { removeOnce, writeOnce } from '../common/writeOnce';
+import { forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -18,9 +18,9 @@ const properties: INodeProperties[] = [
 	instructionIdField('ID of the custom instruction to delete'),
 ];
 
-export const description = forOperation('customInstruction', 'delete', properties);
+export const description = forPaidWrite('customInstruction', 'delete', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const instructionId = checkId(
@@ -29,11 +29,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		'Instruction ID',
 		itemIndex,
 	);
-	const json = await deleteOrConfirmGone(this, itemIndex, {
+	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path: apiPath`/integration/custom-instructions/${instructionId}`,
 		// The API has no read of one instruction: the account's list no longer holds it.
 		isGone: async () => !(await fetchInstructions.call(this, itemIndex)).some((instruction) => String(instruction.id) === instructionId),
 		applied: { success: true, instructionId, deleted: true },
-	});
+	}));
 	return toResults(json);
 }

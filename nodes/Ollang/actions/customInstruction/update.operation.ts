@@ -4,7 +4,7 @@ import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkId, checkText, describeType, invalidField } from '../common/parameters';
+import { checkBoolean, checkId, checkText, invalidField } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import { checkInstructionKey, instructionIdField, instructionKeyHint } from './instructions';
@@ -69,12 +69,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = {};
 	if (fields.key !== undefined) body.key = checkInstructionKey(this, fields.key, 'Key', itemIndex);
 	if (fields.value !== undefined) body.value = checkText(this, fields.value, 'Instruction', itemIndex, true);
-	if (fields.active !== undefined) {
-		if (typeof fields.active !== 'boolean') {
-			throw invalidField(this, itemIndex, 'Active', `must be true or false, got ${describeType(fields.active)}`);
-		}
-		body.active = fields.active;
-	}
+	const active = checkBoolean(this, fields.active, 'Active', itemIndex, undefined);
+	if (active !== undefined) body.active = active;
 	if (fields.description !== undefined) {
 		body.description = checkText(this, fields.description, 'Description', itemIndex, false) ?? null;
 	}

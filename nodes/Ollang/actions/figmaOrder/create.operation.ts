@@ -2,13 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, languageHint } from '../common/fields';
+import { forPaidWrite, languageHint } from '../common/fields';
 import { checkLanguageCode, checkLanguageList } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId } from '../common/parameters';
 import { requireList, requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
-import { listedIds, madeSinceSending } from '../common/settleByListing';
+import { byListing, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 import { checkFigmaUrl, checkFileKey } from './figma';
 
@@ -66,12 +65,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('figmaOrder', 'create', properties);
+export const description = forPaidWrite('figmaOrder', 'create', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const fileUrl = checkFigmaUrl(this, this.getNodeParameter('fileUrl', itemIndex, ''), 'File URL', itemIndex);
@@ -112,25 +110,25 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		requireList
 			.call(this, listing, await apiRequest.call(this, listing))
 			.filter((order) => asked.has(String(order.targetLanguage).toLowerCase()));
-	const json = await sendOnce(this, itemIndex, 'figmaOrder.create', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId', 'orders']),
-		readBefore: async () => listedIds(await ordersAsked()),
-		settle: async ({ before, claimed }) => {
-			const made = madeSinceSending(await ordersAsked(), before, claimed);
-			if (made === undefined) return undefined;
-			if (made.length === 0) return { notApplied: true };
-			const found = targetLanguages.map((language) =>
-				made.filter((order) => String(order.targetLanguage).toLowerCase() === language.toLowerCase()),
-			);
-			// The service makes every language's order or none: anything else cannot be told apart.
-			if (found.some((orders) => orders.length !== 1)) return undefined;
-			const orders = found.map(([order]) => ({ orderId: order.id, targetLanguage: order.targetLanguage, status: order.status }));
-			// The project and import of the orders, as the answer would have named them.
-			const status: OllangRequest = { method: 'GET', path: apiPath`/integration/orders/figma/${String(orders[0].orderId)}/status`, retry: 'safe', itemIndex };
-			const { projectId, importId } = requireObject.call(this, status, await apiRequest.call(this, status));
-			return { applied: { ...(projectId !== undefined ? { projectId } : {}), ...(importId !== undefined ? { importId } : {}), orders } };
-		},
+		// The service makes every language's order or none: one new order per language asked is this item's.
+		lostAnswer: byListing(
+			ordersAsked,
+			() => true,
+			async (made) => {
+				const orders = targetLanguages.map((language) => {
+					const order = made.find((candidate) => String(candidate.targetLanguage).toLowerCase() === language.toLowerCase()) ?? {};
+					return { orderId: order.id, targetLanguage: order.targetLanguage, status: order.status };
+				});
+				// The project and import of the orders, as the answer would have named them.
+				const status: OllangRequest = { method: 'GET', path: apiPath`/integration/orders/figma/${String(orders[0].orderId)}/status`, retry: 'safe', itemIndex };
+				const { projectId, importId } = requireObject.call(this, status, await apiRequest.call(this, status));
+				return { ...(projectId !== undefined ? { projectId } : {}), ...(importId !== undefined ? { importId } : {}), orders };
+			},
+			(made) => made.length === targetLanguages.length && targetLanguages.every((language) => made.some((order) => String(order.targetLanguage).toLowerCase() === language.toLowerCase())),
+		),
 		identity: { fileKey, targetLanguages },
 	});
 	return toResults(json);

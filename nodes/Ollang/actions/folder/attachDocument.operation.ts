@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { folderListLocator, forOperation } from '../common/fields';
+import { folderListLocator, forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, checkUrl, readId, readOption } from '../common/parameters';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { writeOnce } from '../common/writeOnce';
 import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import { documentSettlement } from './newDocument';
@@ -25,12 +25,11 @@ const properties: INodeProperties[] = [
 	},
 	documentTypeField,
 	documentDetailsField,
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('folder', 'attachDocument', properties);
+export const description = forPaidWrite('folder', 'attachDocument', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
@@ -43,7 +42,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (name !== undefined) body.name = name;
 	if (language !== undefined) body.language = language;
 	const path = apiPath`/integration/folder/${folderId}/docs`;
-	const json = await sendOnce(this, itemIndex, 'folder.attachDocument', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path, body },
 		send: async () => {
 			const answer = await apiRequest.call(this, {
@@ -57,7 +56,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			});
 			return { success: true, folderId, ...(isRecord(answer) ? answer : {}) };
 		},
-		...documentSettlement(this, itemIndex, folderId, { type, name, language }, (document) => ({ success: true, folderId, ...document })),
+		lostAnswer: documentSettlement(this, itemIndex, folderId, { type, name, language }, (document) => ({ success: true, folderId, ...document })),
 		identity: { success: true, folderId },
 	});
 	return toResults(json);

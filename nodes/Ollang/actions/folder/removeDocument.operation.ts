@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../transport';
-import { deleteOrConfirmGone, isUnlisted } from '../common/alreadyApplied';
-import { folderListLocator, forOperation } from '../common/fields';
+import { isUnlisted, removeOnce, writeOnce } from '../common/writeOnce';
+import { folderListLocator, forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -21,18 +21,18 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('folder', 'removeDocument', properties);
+export const description = forPaidWrite('folder', 'removeDocument', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
 	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
-	const json = await deleteOrConfirmGone(this, itemIndex, {
+	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
 		// The folder's documents no longer hold it.
 		isGone: async () => await isUnlisted(this, apiPath`/integration/folder/${folderId}/docs`, documentId, itemIndex),
 		applied: { success: true, folderId, documentId, removed: true },
-	});
+	}));
 	return toResults(json);
 }

@@ -3,10 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { MultipartPart } from '../../transport';
 import { apiPath, apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
-import { binaryPropertyField, folderListLocator, forOperation } from '../common/fields';
+import { binaryPropertyField, folderListLocator, forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId, readOption } from '../common/parameters';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { writeOnce } from '../common/writeOnce';
 import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import { documentSettlement } from './newDocument';
@@ -17,12 +17,11 @@ const properties: INodeProperties[] = [
 	binaryPropertyField('The binary field of the input item that holds the document (at most 50 MB)'),
 	documentTypeField,
 	documentDetailsField,
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('folder', 'uploadDocument', properties);
+export const description = forPaidWrite('folder', 'uploadDocument', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
@@ -41,7 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const path = apiPath`/integration/folder/${folderId}/docs/upload`;
 	const uploaded = { success: true, folderId, fileName: file.fileName, fileSize: file.data.length };
-	const json = await sendOnce(this, itemIndex, 'folder.uploadDocument', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path, parts },
 		send: async () => {
 			const answer = await apiUploadMultipart.call(this, {
@@ -56,7 +55,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			});
 			return { ...uploaded, ...(isRecord(answer) ? answer : {}) };
 		},
-		...documentSettlement(this, itemIndex, folderId, { type, name, language }, (document) => ({ ...uploaded, ...document })),
+		lostAnswer: documentSettlement(this, itemIndex, folderId, { type, name, language }, (document) => ({ ...uploaded, ...document })),
 		identity: uploaded,
 	});
 	return toResults(json);

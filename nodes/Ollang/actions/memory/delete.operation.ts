@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../transport';
-import { deleteOrConfirmGone, isGone } from '../common/alreadyApplied';
-import { forOperation, memoryLocator } from '../common/fields';
+import { isGone, removeOnce, writeOnce } from '../common/writeOnce';
+import { forPaidWrite, memoryLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -18,17 +18,17 @@ const properties: INodeProperties[] = [
 	memoryLocator('The translation memory to delete'),
 ];
 
-export const description = forOperation('memory', 'delete', properties);
+export const description = forPaidWrite('memory', 'delete', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const memoryId = readId(this, 'memoryId', 'Memory', itemIndex);
 	const path = apiPath`/integration/memories/${memoryId}`;
-	const json = await deleteOrConfirmGone(this, itemIndex, {
+	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path,
 		isGone: async () => await isGone(this, path, itemIndex),
 		applied: { success: true, memoryId, deleted: true },
-	});
+	}));
 	return toResults(json);
 }

@@ -107,6 +107,9 @@ const properties: INodeProperties[] = [
 
 export const description = forOperation('memory', 'importItems', properties);
 
+// Safe to repeat: the memory keeps one entry per source and target text, so an import sent again leaves the same memory.
+export const kind = 'write' as const;
+
 interface ItemUnits {
 	memoryId: string;
 	units: IDataObject[];

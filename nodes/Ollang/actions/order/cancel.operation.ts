@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { readOrderState, sendOrConfirm } from '../common/alreadyApplied';
-import { forOperation, orderLocator } from '../common/fields';
+import { byRefusal, orderState, writeOnce } from '../common/writeOnce';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -18,23 +18,21 @@ const properties: INodeProperties[] = [
 	orderLocator('The order to cancel: its status must be pending, or ongoing with its AI processing not yet finished'),
 ];
 
-export const description = forOperation('order', 'cancel', properties);
+export const description = forPaidWrite('order', 'cancel', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const applied = { success: true, orderId, cancelled: true };
-	const json = await sendOrConfirm(this, itemIndex, {
-		operation: 'order.cancel',
+	const json = await writeOnce(this, itemIndex, {
 		request: { orderId },
 		send: async () => {
 			await cancelOrder.call(this, orderId, itemIndex);
 			return applied;
 		},
 		// A repeat answers 409 (already cancelled).
-		refusals: [400, 409],
-		confirm: async () => ((await readOrderState(this, orderId, itemIndex)).status === 'cancelled' ? applied : undefined),
+		lostAnswer: byRefusal([400, 409], async () => ((await orderState(this, orderId, itemIndex)).status === 'cancelled' ? applied : undefined)),
 	});
 	return toResults(json);
 }

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { readOrderState, sendOrConfirm } from '../common/alreadyApplied';
-import { forOperation, orderLocator } from '../common/fields';
+import { byRefusal, orderState, writeOnce } from '../common/writeOnce';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -15,9 +15,9 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = forOperation('order', 'cancelHumanReview', properties);
+export const description = forPaidWrite('order', 'cancelHumanReview', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
@@ -32,13 +32,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'Only a level 1 (human review) order that is still ongoing can be cancelled; once the translator has completed the review it cannot.',
 		},
 	};
-	const json = await sendOrConfirm(this, itemIndex, {
-		operation: 'order.cancelHumanReview',
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path },
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
 		// A repeat is refused as "not level 1": the review was cancelled, the order is level 0 again.
-		refusals: [400],
-		confirm: async () => (((await readOrderState(this, orderId, itemIndex)).level === 0) ? { orderId, success: true } : undefined),
+		lostAnswer: byRefusal([400], async () => (((await orderState(this, orderId, itemIndex)).level === 0) ? { orderId, success: true } : undefined)),
 	});
 	return toResults(json);
 }

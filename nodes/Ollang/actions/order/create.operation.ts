@@ -2,14 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation, languageHint } from '../common/fields';
+import { forPaidWrite, languageHint } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkId, checkOption, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
 import { records } from '../common/simplify';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
-import { listedIds, madeSinceSending } from '../common/settleByListing';
+import { byListing, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 
@@ -132,12 +131,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('order', 'create', properties);
+export const description = forPaidWrite('order', 'create', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 function readMemoryIds(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string[] | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
@@ -222,18 +220,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				})) as IDataObject
 			)?.data,
 		);
-	const json = await sendOnce(this, itemIndex, 'order.create', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => requireList.call(this, request, await apiRequest.call(this, request)),
-		readBefore: async () => listedIds(await newestOrders()),
-		settle: async ({ before, claimed }) => {
-			const made = madeSinceSending(await newestOrders(), before, claimed);
-			if (made === undefined) return undefined;
-			const found = languagesAsked.map((language) => made.find((order) => order.targetLanguage === language));
-			if (found.every((order) => order === undefined)) return { notApplied: true };
-			if (found.some((order) => order === undefined)) return undefined;
-			return { applied: found.map((order) => ({ orderId: order?.id, orderType: order?.type })) };
-		},
+		lostAnswer: byListing(
+			newestOrders,
+			(order) => languagesAsked.includes(String(order.targetLanguage)),
+			(made) => languagesAsked.map((language) => made.find((order) => order.targetLanguage === language) ?? {}).map((order) => ({ orderId: order.id, orderType: order.type })),
+			// One order per language asked, or which are this item's cannot be told.
+			(made) => made.length === languagesAsked.length && languagesAsked.every((language) => made.some((order) => order.targetLanguage === language)),
+		),
 		identity: { projectId, orderType },
 	});
 	return toResults(json);

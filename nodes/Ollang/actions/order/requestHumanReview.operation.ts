@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { readOrderState, sendOrConfirm } from '../common/alreadyApplied';
-import { forOperation, orderLocator } from '../common/fields';
+import { byRefusal, orderState, writeOnce } from '../common/writeOnce';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -18,15 +18,14 @@ const properties: INodeProperties[] = [
 	orderLocator('The order to review: its status must be completed or delivered'),
 ];
 
-export const description = forOperation('order', 'requestHumanReview', properties);
+export const description = forPaidWrite('order', 'requestHumanReview', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const applied = { success: true, orderId, humanReviewRequested: true };
-	const json = await sendOrConfirm(this, itemIndex, {
-		operation: 'order.requestHumanReview',
+	const json = await writeOnce(this, itemIndex, {
 		request: { orderId },
 		send: async () => {
 			await apiRequest.call(this, {
@@ -40,8 +39,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			return applied;
 		},
 		// A repeat (n8n Retry) is refused as not eligible: the order is level 1 now, its review under way or done.
-		refusals: [400],
-		confirm: async () => ((await readOrderState(this, orderId, itemIndex)).level === 1 ? applied : undefined),
+		lostAnswer: byRefusal([400], async () => ((await orderState(this, orderId, itemIndex)).level === 1 ? applied : undefined)),
 	});
 	return toResults(json);
 }

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { cannotReadBack, writeOnce } from '../common/writeOnce';
 import { isRecord } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 
@@ -12,17 +12,16 @@ const properties: INodeProperties[] = [
 	orderLocator(
 		'A completed subtitle order of a video: the service burns the subtitles into a copy of the video',
 	),
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('order', 'requestSubtitleEmbedding', properties);
+export const description = forPaidWrite('order', 'requestSubtitleEmbedding', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const path = apiPath`/integration/orders/${orderId}/subtitle-embedding`;
-	const json = await sendOnce(this, itemIndex, 'order.requestSubtitleEmbedding', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path },
 		send: async () => {
 			const answer = await apiRequest.call(this, {
@@ -38,6 +37,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			});
 			return { success: true, orderId, ...(isRecord(answer) ? answer : {}) };
 		},
+		// The order keeps only its latest embedding request: a lost answer cannot be read back.
+		lostAnswer: cannotReadBack,
 	});
 	return toResults(json);
 }

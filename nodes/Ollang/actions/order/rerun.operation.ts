@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { describeType, invalidField, readId } from '../common/parameters';
+import { checkBoolean, readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { cannotReadBack, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -43,26 +43,18 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('order', 'rerun', properties);
+export const description = forPaidWrite('order', 'rerun', properties);
 
-export const kind: OperationKind = 'write';
-
-function readFlag(ctx: IExecuteFunctions, value: unknown, field: string, itemIndex: number): boolean | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidField(ctx, itemIndex, field, `must be true or false, got ${describeType(value)}`);
-}
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
-	const freeReRun = readFlag(this, options.freeReRun, 'Free Rerun', itemIndex);
-	const triggerFullChain = readFlag(this, options.triggerFullChain, 'Rerun Full Chain', itemIndex);
+	const freeReRun = checkBoolean(this, options.freeReRun, 'Free Rerun', itemIndex, undefined);
+	const triggerFullChain = checkBoolean(this, options.triggerFullChain, 'Rerun Full Chain', itemIndex, undefined);
 	if (freeReRun !== undefined) body.freeReRun = freeReRun;
 	if (triggerFullChain !== undefined) body.triggerFullChain = triggerFullChain;
 	const request: OllangRequest = {
@@ -76,9 +68,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			ORDER_NOT_ELIGIBLE: 'Only completed or delivered orders can be rerun. Get the order to see its status.',
 		},
 	};
-	const json = await sendOnce(this, itemIndex, 'order.rerun', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
+		// The API shows no rerun of an order: a lost answer cannot be read back.
+		lostAnswer: cannotReadBack,
 	});
 	return toResults(json);
 }

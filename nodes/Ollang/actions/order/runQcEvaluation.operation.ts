@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { readOrderState } from '../common/alreadyApplied';
-import { forOperation, orderLocator } from '../common/fields';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkText, describeType, invalidField, readId } from '../common/parameters';
+import { checkBoolean, checkText, invalidField, readId } from '../common/parameters';
 import { isRecord, requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { orderState, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 
 /** The criteria the evaluation can score, as the API names them. */
@@ -73,12 +72,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('order', 'runQcEvaluation', properties);
+export const description = forPaidWrite('order', 'runQcEvaluation', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 /**
  * The IPv4 address inside an IPv6 form that reaches it (mapped ::ffff:, translated ::ffff:0:, NAT64 64:ff9b::), in
@@ -144,18 +142,11 @@ function checkCallbackUrl(ctx: IExecuteFunctions, value: unknown, itemIndex: num
 	return text;
 }
 
-function readCriterion(ctx: IExecuteFunctions, name: string, field: string, itemIndex: number): boolean {
-	const value = ctx.getNodeParameter(name, itemIndex, true) as unknown;
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidField(ctx, itemIndex, field, `must be true or false, got ${describeType(value)}`);
-}
-
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const body: IDataObject = {};
 	for (const criterion of CRITERIA)
-		body[criterion.name] = readCriterion(this, criterion.name, criterion.field, itemIndex);
+		body[criterion.name] = checkBoolean(this, this.getNodeParameter(criterion.name, itemIndex, true), criterion.field, itemIndex, true);
 	if (!CRITERIA.some((criterion) => body[criterion.name] === true)) {
 		throw invalidField(this, itemIndex, 'Accuracy', 'turn on at least one of Accuracy, Fluency, Tone or Cultural Fit');
 	}
@@ -188,23 +179,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		},
 	};
 	const latestEvaluationId = async () => {
-		const latest = (await readOrderState(this, orderId, itemIndex)).latestEvaluation;
-		return isRecord(latest) && typeof latest.id === 'string' ? latest.id : null;
+		const latest = (await orderState(this, orderId, itemIndex)).latestEvaluation;
+		return isRecord(latest) && typeof latest.id === 'string' ? latest.id : 'none';
 	};
-	const json = await sendOnce(this, itemIndex, 'order.runQcEvaluation', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['evalId']) }),
 		// The order shows its latest evaluation: one that is not the evaluation seen before sending was started by it.
-		readBefore: async () => ({ latestEvaluationId: await latestEvaluationId() }),
-		// Before sending, the latest evaluation's id was read: another one now was started by the lost request. Where
-		// that read was not kept (n8n's Retry with the original workflow), n8n's store says whether the latest now is it.
-		settle: async ({ before, wasBefore }) => {
-			const latest = await latestEvaluationId();
-			const unchanged =
-				before !== undefined ? latest === before.latestEvaluationId : await wasBefore({ latestEvaluationId: latest });
-			if (unchanged === undefined) return undefined;
-			if (unchanged) return { notApplied: true };
-			return latest !== null ? { applied: { orderId, evalId: latest } } : undefined;
+		// The baseline is the latest evaluation's id before sending: another one after was started by the lost request.
+		lostAnswer: {
+			readFrom: 'state',
+			baseline: async () => [await latestEvaluationId()],
+			settle: async ({ has }) => {
+				const latest = await latestEvaluationId();
+				const unchanged = await has(latest);
+				if (unchanged === undefined) return undefined;
+				return unchanged ? { notApplied: true } : { applied: { orderId, evalId: latest } };
+			},
 		},
 		identity: { orderId },
 	});

@@ -3,14 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
-import { folderListLocator, forOperation, languageHint } from '../common/fields';
+import { folderListLocator, forPaidWrite, languageHint } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkUrl, readText } from '../common/parameters';
 import { readLocatorId } from '../common/itemParameters';
 import { notesField, readNotes } from '../common/notes';
 import { requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { writeOnce } from '../common/writeOnce';
 import { projectSettlement } from '../upload/newProject';
 import type { OperationKind, OperationResult } from '../node.type';
 
@@ -58,12 +58,11 @@ const properties: INodeProperties[] = [
 			notesField,
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('project', 'createFromUrl', properties);
+export const description = forPaidWrite('project', 'createFromUrl', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'File URL', itemIndex);
@@ -95,11 +94,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				"The service reads the file type from the URL's last part: it must end with a supported extension (such as .mp4, .mov, .mp3, .docx, .pdf or .srt).",
 		},
 	};
-	const json = await sendOnce(this, itemIndex, 'project.createFromUrl', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
 		// The answer is the new project as Get Project reads it, with its projectId.
-		...projectSettlement(this, itemIndex, { name, sourceLanguage, folderId }, async (project) => {
+		lostAnswer: projectSettlement(this, itemIndex, { name, sourceLanguage, folderId }, async (project) => {
 			const read: OllangRequest = { method: 'GET', path: apiPath`/integration/project/${String(project.id)}`, retry: 'safe', itemIndex };
 			return { projectId: project.id, ...requireObject.call(this, read, await apiRequest.call(this, read)) };
 		}),

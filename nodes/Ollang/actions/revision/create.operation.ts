@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forOperation, orderLocator } from '../common/fields';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readOption } from '../common/parameters';
 import { requireList, requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
-import { settleByListing } from '../common/settleByListing';
+import { byListing, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 import { REVISION_FORBIDDEN_HINT, REVISION_WINDOW_DAYS, revisionTypes } from './values';
 
@@ -50,12 +49,11 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. The subtitle shows the previous line',
 		description: 'What should change, in plain language (optional, but it helps the linguist)',
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('revision', 'create', properties);
+export const description = forPaidWrite('revision', 'create', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
@@ -96,10 +94,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	// The order's revisions: one of the type and time asked, new since sending, was made by this request.
 	const listing: OllangRequest = { method: 'GET', path: request.path, retry: 'safe', itemIndex };
-	const json = await sendOnce(this, itemIndex, 'revision.create', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => requireObject.call(this, request, await apiRequest.call(this, request), ['id']),
-		...settleByListing(
+		lostAnswer: byListing(
 			async () => requireList.call(this, listing, await apiRequest.call(this, listing)),
 			(revision) => revision.type === type && revision.time === time,
 		),

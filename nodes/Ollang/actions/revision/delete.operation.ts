@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../transport';
-import { deleteOrConfirmGone, isUnlisted } from '../common/alreadyApplied';
-import { forOperation, orderLocator } from '../common/fields';
+import { isUnlisted, removeOnce, writeOnce } from '../common/writeOnce';
+import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkId, readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -21,14 +21,14 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('revision', 'delete', properties);
+export const description = forPaidWrite('revision', 'delete', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
 	const revisionId = checkId(this, this.getNodeParameter('revisionId', itemIndex, ''), 'Revision ID', itemIndex);
-	const json = await deleteOrConfirmGone(this, itemIndex, {
+	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path: apiPath`/integration/revision/${orderId}/${revisionId}`,
 		errorHints: {
 			'400': 'The revision belongs to another order: check that the Order and the Revision ID go together.',
@@ -38,6 +38,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		// The order's revision requests no longer hold it.
 		isGone: async () => await isUnlisted(this, apiPath`/integration/revision/${orderId}`, revisionId, itemIndex),
 		applied: { success: true, orderId, revisionId, deleted: true },
-	});
+	}));
 	return toResults(json);
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import type { GuardedWrite } from '../common/retryGuard';
+import type { LostAnswer } from '../common/writeOnce';
+import { byListing } from '../common/writeOnce';
 import { records } from '../common/simplify';
-import { settleByListing } from '../common/settleByListing';
 
 // A write that creates one project (Upload File, Upload from URL, Project > Create from URL) whose answer was lost is
 // settled from the projects listing: a new project whose name holds the name sent (the service may add the file's
@@ -15,13 +15,13 @@ export interface ProjectAsked {
 	folderId?: string;
 }
 
-/** readBefore and settle of a write that creates the project asked for; `output` makes the item's json of it. */
+/** How a lost answer of a write that creates the project asked for is read back; `output` makes the item's json of it. */
 export function projectSettlement(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	asked: ProjectAsked,
 	output: (project: IDataObject) => IDataObject | Promise<IDataObject>,
-): Required<Pick<GuardedWrite, 'readBefore' | 'settle'>> {
+): LostAnswer {
 	// The newest projects whose name contains the name: one page, newest first.
 	const newestNamed = async () =>
 		records(
@@ -41,5 +41,5 @@ export function projectSettlement(
 		String(project.name ?? '').toLowerCase().includes(name) &&
 		String(project.sourceLanguage ?? '').toLowerCase() === language &&
 		(asked.folderId === undefined || project.folderId === asked.folderId);
-	return settleByListing(newestNamed, isAsked, output);
+	return byListing(newestNamed, isAsked, async ([project]) => await output(project));
 }

@@ -3,13 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { MultipartPart, OllangRequest } from '../../transport';
 import { apiUploadMultipart, filePart, textPart } from '../../transport';
 import { checkFileName, readInputFile } from '../common/binary';
-import { binaryPropertyField, forOperation } from '../common/fields';
+import { binaryPropertyField, forPaidWrite } from '../common/fields';
 import { notesField, readNotes } from '../common/notes';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkText } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { writeOnce } from '../common/writeOnce';
 import { projectSettlement } from './newProject';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
@@ -36,12 +36,11 @@ const properties: INodeProperties[] = [
 			notesField,
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('upload', 'uploadFile', properties);
+export const description = forPaidWrite('upload', 'uploadFile', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
@@ -76,13 +75,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		errorHints: uploadErrorHints,
 	};
 	const uploaded = { fileName, fileSize: file.data.length, sourceLanguage };
-	const json = await sendOnce(this, itemIndex, 'upload.uploadFile', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, parts },
 		send: async () => ({
 			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
 			...uploaded,
 		}),
-		...projectSettlement(this, itemIndex, { name, sourceLanguage, folderId }, (project) => ({ projectId: project.id, ...uploaded })),
+		lostAnswer: projectSettlement(this, itemIndex, { name, sourceLanguage, folderId }, (project) => ({ projectId: project.id, ...uploaded })),
 		identity: uploaded,
 	});
 	return toResults(json);

@@ -3,12 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
-import { forOperation } from '../common/fields';
+import { forPaidWrite } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkNumberInRange, checkOptionalId, checkText, checkUrl } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
+import { writeOnce } from '../common/writeOnce';
 import { projectSettlement } from './newProject';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField, folderIdField, sourceLanguageField, uploadErrorHints } from './values';
@@ -41,12 +41,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [fileNameField('the last part of the URL'), folderIdField],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('upload', 'uploadFromUrl', properties);
+export const description = forPaidWrite('upload', 'uploadFromUrl', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const url = checkUrl(this, this.getNodeParameter('url', itemIndex), 'File URL', itemIndex);
@@ -76,14 +75,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		errorHints: uploadErrorHints,
 	};
 	const uploaded = { fileName: originalname, sourceLanguage };
-	const json = await sendOnce(this, itemIndex, 'upload.uploadFromUrl', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => ({
 			...requireObject.call(this, request, await apiRequest.call(this, request), ['projectId']),
 			...uploaded,
 		}),
 		// The service names the project after the file (without its extension, or with it).
-		...projectSettlement(this, itemIndex, { name: originalname.replace(/\.[^.]+$/, ''), sourceLanguage, folderId }, (project) => ({
+		lostAnswer: projectSettlement(this, itemIndex, { name: originalname.replace(/\.[^.]+$/, ''), sourceLanguage, folderId }, (project) => ({
 			projectId: project.id,
 			...uploaded,
 		})),

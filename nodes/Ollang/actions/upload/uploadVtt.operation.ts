@@ -3,14 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { MultipartPart, OllangRequest } from '../../transport';
 import { apiPath, apiRequest, apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
-import { binaryPropertyField, forOperation, projectLocator } from '../common/fields';
+import { binaryPropertyField, forPaidWrite, projectLocator } from '../common/fields';
 import { checkOptionalLanguageOrAll } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readText } from '../common/parameters';
 import { requireObject } from '../common/responses';
-import { retryProtectionFields, sendOnce } from '../common/retryGuard';
 import { records } from '../common/simplify';
-import { settleByListing } from '../common/settleByListing';
+import { byListing, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fileNameField } from './values';
 
@@ -48,12 +47,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...retryProtectionFields,
 ];
 
-export const description = forOperation('upload', 'uploadVtt', properties);
+export const description = forPaidWrite('upload', 'uploadVtt', properties);
 
-export const kind: OperationKind = 'write';
+export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const projectId = readId(this, 'projectId', 'Project', itemIndex);
@@ -95,13 +93,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const uploaded = { name, fileName, fileSize: file.data.length, ...(sourceLanguage ? { sourceLanguage } : {}) };
 	// The project's documents (Get Project): a subtitle file named so, new since sending, was added by this request.
 	const project: OllangRequest = { method: 'GET', path: apiPath`/integration/project/${projectId}`, retry: 'safe', itemIndex };
-	const json = await sendOnce(this, itemIndex, 'upload.uploadVtt', {
+	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, parts },
 		send: async () => ({
 			...requireObject.call(this, request, await apiUploadMultipart.call(this, request), ['projectId']),
 			...uploaded,
 		}),
-		...settleByListing(
+		lostAnswer: byListing(
 			async () => records(requireObject.call(this, project, await apiRequest.call(this, project)).projectDocs),
 			(document) => document.name === name || document.name === fileName,
 			() => ({ projectId, ...uploaded }),

@@ -1,0 +1,357 @@
+// Generated faults against the write-once protocol (docs/retries.md). For every paid write, fast-check draws a
+// schedule: 1-6 items, one fault at one step of one item, then what the user does next. The node runs through
+// n8n-core's engine against the sandbox; the invariants are checked on the sandbox's own ledger and state:
+// - one intent (the run, n8n's Retry of it, Retry On Fail, one Idempotency Key) applies an item at most once;
+// - a deliberate new execution applies again;
+// - alreadyApplied appears only where this item's own action applied, with that action's ids;
+// - "not sent" was not sent; "may have been applied" only where a request of that item may have been applied;
+// - after a Retry, every item is applied once or stopped with a way forward for that item.
+// OLLANG_SCHEDULES=5000 runs a longer round (the note's figures); npm test runs SCHEDULES below.
+import fc from 'fast-check';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { FaultRule } from '../../sandbox/index.cts';
+import { deduplicationStore } from '../harness/engine.cts';
+import { resources } from '../../nodes/Ollang/actions/router';
+import type { OllangOperation } from '../../nodes/Ollang/actions/node.type';
+import { ACTIONS, READS_BEFORE_SENDING } from '../reliability/operations.cts';
+import type { OperationCase } from '../reliability/operations.cts';
+import { call } from '../sandbox/helpers.cts';
+import { run, useSandbox } from './setup.cts';
+import type { Run, RunOptions } from './setup.cts';
+
+const sandbox = useSandbox();
+const SCHEDULES = Number(process.env.OLLANG_SCHEDULES ?? 240);
+
+/** Every paid write (the router's kind) whose applications the sandbox counts (a delete cannot apply twice). */
+const PAID = ACTIONS.filter((action) => kindOf(action.name) === 'paidWrite' && action.applied !== undefined).map((action) => action.name);
+function kindOf(name: string): OllangOperation['kind'] {
+	const [resource, operation] = name.split('.');
+	return (resources as unknown as Record<string, Record<string, OllangOperation>>)[resource][operation].kind;
+}
+const HAS_BASELINE = new Set([...READS_BEFORE_SENDING, 'order.runQcEvaluation']);
+
+const FAULTS = ['baselineRead', 'refused', 'lostAnswer', 'timeout', 'processStopped', 'storeFails', 'storeLosesWrite'] as const;
+const NEXT = ['nothing', 'retrySaved', 'retryOriginal', 'retryOnFail', 'newExecution', 'sameKeyElsewhere', 'twoAtOnce'] as const;
+type Fault = (typeof FAULTS)[number];
+type Next = (typeof NEXT)[number];
+
+interface Schedule {
+	operation: string;
+	items: number;
+	faultItem: number;
+	fault: Fault;
+	next: Next;
+	keyed: boolean;
+}
+
+const scheduleArb: fc.Arbitrary<Schedule> = fc
+	.record({
+		operation: fc.constantFrom(...PAID.filter((name) => (process.env.OLLANG_OPERATION ?? name) === name)),
+		items: fc.integer({ min: 1, max: 6 }),
+		faultItem: fc.integer({ min: 0, max: 5 }),
+		fault: fc.constantFrom(...FAULTS),
+		next: fc.constantFrom(...NEXT),
+		keyed: fc.boolean(),
+	})
+	.filter((s) => s.fault !== 'baselineRead' || HAS_BASELINE.has(s.operation))
+	// The one limit (docs/retries.md): n8n's store losing a write while the run's static data is not carried over
+	// either (the original workflow, two executions from one saved copy) leaves nothing that says the item was sent.
+	.filter((s) => !(s.fault === 'storeLosesWrite' && (s.next === 'retryOriginal' || s.next === 'twoAtOnce')))
+	.map((s) => ({
+		...s,
+		faultItem: Math.min(s.faultItem, s.items - 1),
+		// A new execution on purpose carries no key; the same key elsewhere, or two at once, carry one.
+		keyed: s.next === 'newExecution' ? false : s.next === 'sameKeyElsewhere' || s.next === 'twoAtOnce' ? true : s.keyed,
+	}));
+
+const describeSchedule = (s: Schedule) =>
+	`${s.operation}, ${s.items} item(s), item ${s.faultItem}: ${s.fault}; then ${s.next}${s.keyed ? ' (Idempotency Key)' : ''}`;
+
+const operationCase = (name: string): OperationCase => ACTIONS.find((action) => action.name === name)!;
+const saved = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+/** Requests per item of an operation, measured once: where in the log item k's baseline read and send fall. */
+const perItem = new Map<string, { reads: number; writes: number }>();
+async function requestsPerItem(action: OperationCase, makeItems: (count: number) => Promise<INodeExecutionData[]>) {
+	const known = perItem.get(action.name);
+	if (known) return known;
+	const items = await makeItems(1);
+	sandbox().requests.reset();
+	await run(sandbox(), action.parameters(sandbox()), { items, mode: 'webhook', staticData: {} });
+	const log = sandbox().requests.log;
+	const counted = { reads: log.filter((r) => r.method === 'GET').length, writes: log.filter((r) => r.method !== 'GET').length };
+	perItem.set(action.name, counted);
+	return counted;
+}
+
+let markers = 0;
+async function makeItems(action: OperationCase, count: number): Promise<INodeExecutionData[]> {
+	const items: INodeExecutionData[] = [];
+	for (let index = 0; index < count; index++) {
+		const marker = `S${++markers}x${index}`;
+		const item = await action.item(sandbox(), marker);
+		items.push({ ...item, json: { marker, eventId: `evt-${marker}`, ...item.json } });
+	}
+	// As every order made with Auto QC: each order has an evaluation already, which no item may take for its own.
+	if (action.name === 'order.runQcEvaluation') {
+		for (const item of items) await call(sandbox(), 'POST', `/integration/orders/${String(item.json.orderId)}/qc`, { body: { accuracy: true } });
+	}
+	return items;
+}
+
+/** Makes n8n's deduplication store fail every call, or answer without keeping what it was asked to record. */
+function breakStore(fault: Fault): () => void {
+	const store = deduplicationStore as unknown as Record<string, unknown>;
+	const check = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+	const remove = deduplicationStore.removeProcessed.bind(deduplicationStore);
+	if (fault === 'storeFails') {
+		store.checkProcessedAndRecord = async () => {
+			throw new Error('deduplication store: connection lost');
+		};
+		store.removeProcessed = store.checkProcessedAndRecord;
+	} else if (fault === 'storeLosesWrite') {
+		store.checkProcessedAndRecord = async (items: string[], ...rest: unknown[]) => {
+			const answer = await (check as (...args: unknown[]) => Promise<{ new: unknown[]; processed: unknown[] }>)(items, ...rest);
+			await (remove as (...args: unknown[]) => Promise<void>)(answer.new, ...rest);
+			return answer;
+		};
+	}
+	return () => {
+		store.checkProcessedAndRecord = check;
+		store.removeProcessed = remove;
+	};
+}
+
+function faultRules(s: Schedule, counts: { reads: number; writes: number }): FaultRule[] {
+	const fast = { retryAfterSeconds: 0 };
+	const write = (rule: Omit<FaultRule, 'skip'>): FaultRule => ({ ...rule, skip: counts.writes * s.faultItem, method: undefined, times: 1 });
+	const nonGet = (rule: FaultRule): FaultRule[] => ['POST', 'PUT', 'DELETE', 'PATCH'].map((method) => ({ ...rule, method }));
+	switch (s.fault) {
+		case 'baselineRead':
+			// Past the transport's retries (1 + 3), only in the first try of the run.
+			return [{ method: 'GET', kind: 'status', status: 500, ...fast, skip: counts.reads * s.faultItem, times: 4 }];
+		case 'refused':
+			return nonGet(write({ kind: 'status', status: 400, when: 'before' }));
+		case 'lostAnswer':
+			return nonGet(write({ kind: 'status', status: 500, when: 'after', ...fast }));
+		case 'timeout':
+			// A gateway's timeout: the client cannot tell whether the service acted; here it did not.
+			return nonGet(write({ kind: 'status', status: 504, when: 'before', ...fast }));
+		case 'processStopped':
+			return nonGet(write({ kind: 'drop', when: 'after' }));
+		default:
+			// The store's fault alone lets every item succeed: the last item is refused so that a Retry has a run to retry.
+			return nonGet({ kind: 'status', status: 400, when: 'before', skip: counts.writes * (s.items - 1), times: 1 });
+	}
+}
+
+interface Outcome {
+	label: string;
+	result: Run;
+	/** Applications of each item before this run. */
+	before: number[];
+	after: number[];
+}
+
+const failureOf = (result: Run) => {
+	const error = result.error as (Error & { description?: string; context?: { itemIndex?: number } }) | undefined;
+	return error && { text: `${error.message} ${error.description ?? ''}`, itemIndex: error.context?.itemIndex ?? -1 };
+};
+
+async function runSchedule(s: Schedule): Promise<string[]> {
+	const action = operationCase(s.operation);
+	const counts = await requestsPerItem(action, async (count) => await makeItems(action, count));
+	const items = await makeItems(action, s.items);
+	const parameters: INodeParameters = { ...action.parameters(sandbox()), ...(s.keyed ? { idempotencyKey: '={{ $json.eventId }}' } : {}) };
+	// The handler ran for a request without a fault, or with one after it (this test's: a 500 or a dropped answer).
+	const reached = (path: string) =>
+		sandbox().requests.log.filter((r) => r.method !== 'GET' && r.path === path && (r.fault === undefined || r.status === 500 || r.status === null)).length;
+	const applied = () => items.map((item) => action.applied!(sandbox(), item.json, reached));
+	const preExisting = new Set(items.map((item) => String(sandbox().state.orders.get(String(item.json.orderId))?.latestEvaluation?.id)));
+	const base = applied();
+	const outcomes: Outcome[] = [];
+	const execute = async (label: string, options: RunOptions): Promise<Run> => {
+		const before = applied();
+		const result = await run(sandbox(), parameters, { items, ...options });
+		outcomes.push({ label, result, before, after: applied() });
+		return result;
+	};
+
+	sandbox().faults.clear();
+	sandbox().requests.reset();
+	const original: IDataObject = {};
+	const staticData = saved(original);
+	for (const rule of faultRules(s, counts)) sandbox().faults.add(rule);
+	const repair = breakStore(s.fault);
+	let first: Run;
+	try {
+		first = await execute('first run', { mode: 'webhook', staticData, ...(s.next === 'retryOnFail' ? { retryOnFail: 2 } : {}) });
+	} finally {
+		repair();
+		sandbox().faults.clear();
+	}
+	// A process stopped before n8n saved the run: its static data is the one from before.
+	const kept = s.fault === 'processStopped' ? saved(original) : saved(staticData);
+	const failed = first.error !== undefined;
+	let intents = 1;
+	switch (s.next) {
+		case 'retrySaved':
+			if (failed) await execute("n8n's Retry (saved workflow)", { retryOf: first, staticData: kept });
+			break;
+		case 'retryOriginal':
+			if (failed) await execute("n8n's Retry (original workflow)", { retryOf: first, staticData: saved(original) });
+			break;
+		case 'newExecution':
+			sandbox().clock.advance(7 * 24 * 60);
+			await execute('a new execution', { mode: 'webhook', staticData: kept });
+			intents = 2;
+			break;
+		case 'sameKeyElsewhere':
+			await execute('the same keys in another execution', { mode: 'webhook', staticData: kept });
+			break;
+		case 'twoAtOnce':
+			await Promise.all([
+				execute('two executions at once (a)', { mode: 'webhook', staticData: saved(kept) }),
+				execute('two executions at once (b)', { mode: 'webhook', staticData: saved(kept) }),
+			]);
+			break;
+		default:
+			break;
+	}
+	const delta = applied().map((count, index) => count - base[index]);
+	lastSummary = summarize(delta, outcomes);
+	return check(s, items, delta, outcomes, intents, preExisting, failed);
+}
+
+/** What was applied and what each run reported: a row of the note's before/after table. */
+let lastSummary = '';
+function summarize(applied: number[], outcomes: Outcome[]): string {
+	const reported = outcomes.map(({ label, result }) => {
+		const failure = failureOf(result);
+		const skipped = result.json.flatMap((json, index) => (json.alreadyApplied === true ? [index] : []));
+		const said = failure === undefined
+			? 'ok'
+			: `item ${failure.itemIndex}: ${/may have been applied/.test(failure.text) ? '"may have been applied"' : /not sent|did not act/i.test(failure.text) ? '"not sent"' : /being sent by another/.test(failure.text) ? '"being sent by another execution"' : failure.text.slice(0, 50)}`;
+		return `${label}: ${said}${skipped.length > 0 ? `, alreadyApplied ${skipped.join(',')}` : ''}`;
+	});
+	return `applied [${applied.join(',')}]; ${reported.join('; ')}`;
+}
+
+function check(
+	s: Schedule,
+	items: INodeExecutionData[],
+	applied: number[],
+	outcomes: Outcome[],
+	intents: number,
+	preExisting: Set<string>,
+	firstFailed: boolean,
+): string[] {
+	const violations: string[] = [];
+	const mayHaveActed = (index: number) => index === s.faultItem && ['lostAnswer', 'timeout', 'processStopped'].includes(s.fault);
+	applied.forEach((count, index) => {
+		if (count > intents) violations.push(`item ${index} applied ${count} times for ${intents} intent(s)`);
+	});
+	for (const { label, result, before, after } of outcomes) {
+		result.json.forEach((json, position) => {
+			if (json.alreadyApplied !== true) return;
+			const index = Number((result.items[position]?.pairedItem as { item?: number } | undefined)?.item ?? position);
+			if (applied[index] < 1) {
+				violations.push(`${label}: item ${index} alreadyApplied, but the ledger shows its action never applied`);
+			}
+			// Where two records alike cannot be told apart, the output names no id rather than a wrong one.
+			if (s.operation === 'order.runQcEvaluation' && preExisting.has(String(json.evalId))) {
+				violations.push(`${label}: item ${index} alreadyApplied with an earlier evaluation's evalId ${String(json.evalId)}`);
+			}
+		});
+		const failure = failureOf(result);
+		if (failure === undefined) continue;
+		const index = failure.itemIndex;
+		// (Two at once: the other execution's application falls between this run's before and after.)
+		if (/not sent|did not act/i.test(failure.text) && after[index] > before[index] && !label.startsWith('two executions')) {
+			violations.push(`${label}: item ${index} said "not sent", but the ledger shows it applied in that run`);
+		}
+		// Two executions at once: the other one's send of the item is one that may have been applied.
+		const otherSent = label.startsWith('two executions') && applied[index] >= 1;
+		if (/may have been applied/i.test(failure.text) && !mayHaveActed(index) && !otherSent) {
+			violations.push(`${label}: item ${index} said "may have been applied", but no request of it could have been`);
+		}
+		if (/may have been applied/i.test(failure.text) && label !== 'first run' && !/send item \d+ alone|new execution/i.test(failure.text)) {
+			violations.push(`${label}: item ${index} stopped without a way forward`);
+		}
+	}
+	// After a Retry (or the same key again): every item applied once, or stopped with a way forward for it.
+	const last = outcomes[outcomes.length - 1];
+	if (outcomes.length > 1 && intents === 1 && firstFailed && !s.next.startsWith('two')) {
+		const failure = failureOf(last.result);
+		items.forEach((_item, index) => {
+			if (applied[index] === 1) return;
+			if (failure !== undefined && failure.itemIndex === index && mayHaveActed(index)) return;
+			if (failure !== undefined && index > failure.itemIndex && mayHaveActed(failure.itemIndex)) return;
+			violations.push(`${last.label}: item ${index} applied ${applied[index]} times, and not stopped with a way forward`);
+		});
+	}
+	return violations;
+}
+
+// OLLANG_TABLE=1: instead of drawn schedules, every fault x next step for a few operations (3 items, the second
+// faulted), one row each: the note's before/after table.
+const TABLE_OPERATIONS = ['order.runQcEvaluation', 'order.create', 'order.rerun', 'order.requestHumanReview', 'memory.create'];
+const TABLE_NEXT: Next[] = ['retrySaved', 'retryOriginal', 'newExecution', 'sameKeyElsewhere'];
+
+describe('write-once protocol against generated faults', () => {
+	if (process.env.OLLANG_TABLE !== undefined) {
+		it('table', async () => {
+			const rows: string[] = [];
+			for (const operation of TABLE_OPERATIONS) {
+				for (const fault of FAULTS) {
+					if (fault === 'baselineRead' && !HAS_BASELINE.has(operation)) continue;
+					for (const next of TABLE_NEXT) {
+						const s: Schedule = { operation, items: 3, faultItem: 1, fault, next, keyed: next === 'sameKeyElsewhere' };
+						const found = await runSchedule(s);
+						rows.push(`| ${operation} | ${fault} | ${next} | ${lastSummary} | ${found.length === 0 ? 'holds' : found.join('; ')} |`);
+					}
+				}
+			}
+			console.log(rows.join('\n'));
+		}, 30 * 60_000);
+		return;
+	}
+
+	const tally = new Map<string, number>();
+	const survey = new Set<string>();
+
+	afterAll(() => {
+		const lines = [...tally.entries()].sort().map(([key, count]) => `  ${key}: ${count}`);
+		console.log(`schedules per operation and fault:\n${lines.join('\n')}`);
+		if (survey.size > 0) console.log(`violations by kind:\n  ${[...survey].sort().join('\n  ')}`);
+	});
+
+	it(`holds for ${SCHEDULES} schedules`, async () => {
+		expect(PAID.length).toBeGreaterThanOrEqual(17);
+		let schedules = 0;
+		let violations = 0;
+		const seed = Number(process.env.OLLANG_SEED ?? Date.now() % 2 ** 31);
+		try {
+			await fc.assert(
+				fc.asyncProperty(scheduleArb, async (s) => {
+					schedules++;
+					const key = `${s.operation} × ${s.fault}`;
+					tally.set(key, (tally.get(key) ?? 0) + 1);
+					const found = await runSchedule(s);
+					if (found.length > 0) {
+						violations++;
+						// A survey of today's code: every violation, by kind, without stopping at the first.
+						if (process.env.OLLANG_SURVEY !== undefined) {
+							for (const line of found) survey.add(`${s.operation} × ${s.fault} × ${s.next}: ${line.replace(/\d+/g, 'N')}`);
+							return;
+						}
+						throw new Error(`${describeSchedule(s)}\n  ${found.join('\n  ')}`);
+					}
+				}),
+				{ numRuns: SCHEDULES, seed },
+			);
+		} finally {
+			console.log(`seed ${seed}: schedules ${schedules}, violations ${violations}`);
+		}
+	}, 30 * 60_000);
+});
