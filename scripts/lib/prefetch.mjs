@@ -29,15 +29,14 @@ export function startPrefetch(versions, logFile) {
 	const started = Date.now();
 	const child = spawn(process.execPath, [self, ...versions], { cwd: repoRoot, stdio: ['ignore', fd, fd] });
 	closeSync(fd);
-	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+	const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ outcome: signal ?? code, seconds: Math.round((Date.now() - started) / 1000) })));
 	return {
 		/** npm test stopping early: no further step starts (the one under way finishes; installs are idempotent). */
 		stop: () => child.kill(),
 		async finished() {
-			const outcome = await exited;
-			const seconds = Math.round((Date.now() - started) / 1000);
+			const { outcome, seconds } = await exited;
 			const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join('\n');
-			return { ok: outcome === 0, seconds, summary: `background installs ${outcome === 0 ? 'finished' : `failed (${outcome})`} ${seconds} s after they started:\n${tail}` };
+			return { ok: outcome === 0, seconds, summary: `background installs ${outcome === 0 ? 'finished' : `failed (${outcome})`} in ${seconds} s:\n${tail}` };
 		},
 	};
 }
