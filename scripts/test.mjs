@@ -116,13 +116,14 @@ function runBenchSmoke() {
 
 let prefetch;
 try {
-	step('dependencies');
-	ensureDevDependencies();
 	if (!skipE2e) {
+		// First: the prefetch needs only Node's builtins, and overlaps the dev dependencies' install too.
 		const logFile = join(reportDir, 'prefetch.log');
 		prefetch = startPrefetch([DEFAULT_N8N_VERSION, ...Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION)], logFile);
-		console.log(`Installing what the end-to-end suites need in the background while lint, build and jest run (a no-op when cached; log: ${logFile})`);
+		console.log(`Installing what the end-to-end suites need in the background while the dev dependencies, lint, build and jest run (a no-op when cached; log: ${logFile})`);
 	}
+	step('dependencies');
+	ensureDevDependencies();
 	const outcomes = [];
 	if (!e2eOnly) {
 		step('lint: n8n strict community-node rules');
