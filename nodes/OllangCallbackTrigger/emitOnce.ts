@@ -13,7 +13,7 @@ const LOG = 'Ollang Callback Trigger:';
  * n8n's store reads the node's row, adds the new keys and writes the whole row back, without a lock: two executions
  * recording at the same moment (completions arriving together) each write their own copy, and the completions of
  * one are forgotten. In one n8n process the records are made one after the other; across processes (queue-mode
- * workers) each record is read back until it is there (`confirmRecorded`).
+ * workers) each record is read back, a moment later, until it is there (`confirmRecorded`).
  */
 let recording: Promise<unknown> = Promise.resolve();
 
@@ -46,13 +46,23 @@ async function checkAndRecord(ctx: IExecuteFunctions, keys: string[]): Promise<I
 const READ_BACKS = 3;
 
 /**
+ * How long a read-back waits first. Another worker that read the row before this record writes its copy a few
+ * milliseconds to a few hundred (a loaded machine) later: read back at once, the record is still there, and that
+ * write drops it afterwards (the queue-mode e2e: 1 of 3 completions recorded together emitted again after a
+ * restart). Waiting lets that write land first. It delays the workflow after the trigger by this much, in every mode.
+ */
+const READ_BACK_AFTER_MS = 250;
+
+/**
  * Asks the store again for the keys just recorded: one another process's write has dropped comes back as new, and
- * that same call writes it again. Stops when all are there (normally the first read-back).
+ * that same call writes it again. Stops when all are there (normally the first read-back). The waits run outside
+ * the process's one-at-a-time queue, so completions arriving together wait side by side, not one after another.
  */
 async function confirmRecorded(ctx: IExecuteFunctions, keys: string[]): Promise<void> {
 	let pending = keys;
 	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
-		const again = await checkAndRecord(ctx, pending);
+		await sleep(READ_BACK_AFTER_MS);
+		const again = await oneAtATime(async () => await checkAndRecord(ctx, pending));
 		pending = again.new.map(String);
 		for (const key of pending) ctx.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`);
 	}
@@ -74,7 +84,7 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 		const result = await oneAtATime(async () => await checkAndRecord(this, keys));
 		processed = new Set(result.processed.map(String));
 		const recorded = result.new.map(String);
-		if (recorded.length > 0) await oneAtATime(async () => await confirmRecorded(this, recorded));
+		if (recorded.length > 0) await confirmRecorded(this, recorded);
 	} catch (error) {
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);

@@ -245,6 +245,26 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		await expectRepeatDroppedAfterRestart(first, orderId);
 	});
 
+	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
+		const first = await receiver();
+		const log = captureLog();
+		// The other worker read the row before this record and writes its copy 50 ms later: a read-back made at once
+		// still finds the record, the read-back made after the wait does not.
+		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+		let calls = 0;
+		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
+			const result = await record(items, scope, contextData, options);
+			if (calls++ === 0) setTimeout(() => void deduplicationStore.removeProcessed(result.new, scope, contextData), 50);
+			return result;
+		});
+		const [orderId] = await createOrders(1, first.url);
+		await advance(11);
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		expect(log).toContainEqual(expect.stringMatching(/^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/));
+		jest.restoreAllMocks();
+		await expectRepeatDroppedAfterRestart(first, orderId);
+	});
+
 	it('a store call refused once (two workers inserting the node\'s first record at once) is tried again: recorded, and a repeat after a restart dropped', async () => {
 		const first = await receiver();
 		const log = captureLog();
