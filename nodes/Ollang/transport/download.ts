@@ -45,6 +45,17 @@ export interface StoredDownload {
 const SCAN_CHUNK_BYTES = 64 * 1024;
 
 /** The bytes of a stored file; only for the rare file that must be rewritten. */
+/**
+ * The size of a stored file in bytes. n8n 2.x gives it as `bytes`; n8n 1.x does not for a stream, so it is read from
+ * the store's metadata, or from the base64 length of a file kept in memory: never by reading the file again.
+ */
+export async function storedSize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<number> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id !== undefined) return (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize;
+	const padding = binary.data.endsWith('==') ? 2 : binary.data.endsWith('=') ? 1 : 0;
+	return (binary.data.length * 3) / 4 - padding;
+}
+
 async function storedBytes(ctx: IExecuteFunctions, binary: IBinaryData): Promise<Buffer> {
 	if (binary.id === undefined) return Buffer.from(binary.data, BINARY_ENCODING);
 	return await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(binary.id));
@@ -121,7 +132,7 @@ export async function apiDownloadBinary(
 			}
 			throw connectionError.call(this, failure, request, request.method, target.origin, attempt, redact);
 		}
-		const fileSize = binary.bytes ?? (await storedBytes(this, binary)).length;
+		const fileSize = await storedSize(this, binary);
 		if (fileSize === 0) throw unexpectedResponse.call(this, request, 'a file, got an empty answer', undefined);
 		// As for every answer, the key does not pass on (a careless service may echo it): a text file holding it is
 		// stored again without it. Checked in the store, a chunk at a time, so the file is not held whole. Compressed

@@ -2,6 +2,7 @@
 import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { storedSize } from './download';
 import type { BodyStream } from './exchange';
 import { readStream, snippet } from './exchange';
 import { RETRY_POLICY } from './request';
@@ -96,7 +97,7 @@ export async function downloadSignedFile(this: IExecuteFunctions, file: SignedFi
 			const mimeType = file.mimeType ?? (given !== '' ? given : 'application/octet-stream');
 			try {
 				const binary = await this.helpers.prepareBinaryData(response.body, file.fileName, mimeType);
-				return { stored: true, binary, mimeType, fileSize: binary.bytes ?? 0 };
+				return { stored: true, binary, mimeType, fileSize: await storedSize(this, binary) };
 			} catch (error) {
 				thrown = error;
 			}
