@@ -225,36 +225,18 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(log).toContainEqual(expect.stringMatching(/^warn: .*deduplication store could not be read \(database is locked\); emitting without the check/));
 	});
 
-	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
+	/**
+	 * n8n's store writes a node's whole row without a lock: a queue-mode worker that read the row before this node's
+	 * first record and writes its copy after it takes the record out. `landing` runs that write, at once or later.
+	 */
+	async function expectOverwrittenRecordMadeAgain(landing: (overwrite: () => Promise<void>) => Promise<void> | void): Promise<void> {
 		const first = await receiver();
 		const log = captureLog();
-		// n8n's store writes a node's whole row without a lock: a queue-mode worker that read the row before this
-		// record and writes after it takes the record out. The first write here is followed by such a write.
-		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
-		let overwritten = 0;
-		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
-			const result = await record(items, scope, contextData, options);
-			if (overwritten++ === 0) await deduplicationStore.removeProcessed(result.new, scope, contextData);
-			return result;
-		});
-		const [orderId] = await createOrders(1, first.url);
-		await advance(11);
-		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
-		expect(log).toContainEqual(expect.stringMatching(/^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/));
-		jest.restoreAllMocks();
-		await expectRepeatDroppedAfterRestart(first, orderId);
-	});
-
-	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
-		const first = await receiver();
-		const log = captureLog();
-		// The other worker read the row before this record and writes its copy 50 ms later: a read-back made at once
-		// still finds the record, the read-back made after the wait does not.
 		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
 		let calls = 0;
 		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
 			const result = await record(items, scope, contextData, options);
-			if (calls++ === 0) setTimeout(() => void deduplicationStore.removeProcessed(result.new, scope, contextData), 50);
+			if (calls++ === 0) await landing(async () => await deduplicationStore.removeProcessed(result.new, scope, contextData));
 			return result;
 		});
 		const [orderId] = await createOrders(1, first.url);
@@ -263,6 +245,17 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(log).toContainEqual(expect.stringMatching(/^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/));
 		jest.restoreAllMocks();
 		await expectRepeatDroppedAfterRestart(first, orderId);
+	}
+
+	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
+		await expectOverwrittenRecordMadeAgain(async (overwrite) => await overwrite());
+	});
+
+	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
+		// 50 ms later: a read-back made at once still finds the record, the read-back made after the wait does not.
+		await expectOverwrittenRecordMadeAgain((overwrite) => {
+			setTimeout(() => void overwrite(), 50);
+		});
 	});
 
 	it('a store call refused once (two workers inserting the node\'s first record at once) is tried again: recorded, and a repeat after a restart dropped', async () => {
