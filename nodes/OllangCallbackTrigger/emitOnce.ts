@@ -1,6 +1,8 @@
 import type { IDeduplicationOutput, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { checkAndRecord } from '../shared/deduplicationStore';
+
 /**
  * Completions n8n's deduplication store keeps per node (the entries of one row in n8n's database). Repeats come
  * within hours; at thousands of completions a day this keeps several days.
@@ -9,36 +11,14 @@ export const REMEMBERED_COMPLETIONS = 10_000;
 
 const LOG = 'Ollang Callback Trigger:';
 
-/**
- * n8n's store reads the node's row, adds the new keys and writes the whole row back, without a lock: two executions
- * recording at the same moment (completions arriving together) each write their own copy, and the completions of
- * one are forgotten. In one n8n process the records are made one after the other; across processes (queue-mode
- * workers) each record is read back, a moment later, until it is there (`confirmRecorded`).
- */
-let recording: Promise<unknown> = Promise.resolve();
+/** Keys of this node's completions in n8n's store: one row, its oldest entries dropped first. */
+const STORE_OPTIONS = { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS } as const;
 
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-	const result = recording.then(work, work);
-	recording = result.catch(() => undefined);
-	return result;
-}
-
-/** Tries of one store call: the node's first record is an insert, and two processes inserting at once collide. */
-const STORE_TRIES = 3;
-
-/**
- * One call to n8n's store, tried again when it fails: the first record of a node inserts its row, and when two
- * processes (queue-mode workers) insert at the same moment n8n's database refuses the second; tried again it finds
- * the row and adds to it.
- */
-async function checkAndRecord(ctx: IExecuteFunctions, keys: string[]): Promise<IDeduplicationOutput> {
-	for (let tried = 1; ; tried++) {
-		try {
-			return await ctx.helpers.checkProcessedAndRecord(keys, 'node', { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS });
-		} catch (error) {
-			if (tried >= STORE_TRIES) throw new NodeOperationError(ctx.getNode(), error as Error);
-			await sleep(100 * tried);
-		}
+async function record(ctx: IExecuteFunctions, keys: string[]): Promise<IDeduplicationOutput> {
+	try {
+		return await checkAndRecord(ctx.helpers, keys, STORE_OPTIONS);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
 }
 
@@ -62,7 +42,7 @@ async function confirmRecorded(ctx: IExecuteFunctions, keys: string[]): Promise<
 	let pending = keys;
 	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
 		await sleep(READ_BACK_AFTER_MS);
-		const again = await oneAtATime(async () => await checkAndRecord(ctx, pending));
+		const again = await record(ctx, pending);
 		pending = again.new.map(String);
 		for (const key of pending) ctx.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`);
 	}
@@ -81,7 +61,7 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	const keys = items.map((item) => String(item.json.completionKey));
 	let processed: Set<string>;
 	try {
-		const result = await oneAtATime(async () => await checkAndRecord(this, keys));
+		const result = await record(this, keys);
 		processed = new Set(result.processed.map(String));
 		const recorded = result.new.map(String);
 		if (recorded.length > 0) await confirmRecorded(this, recorded);

@@ -20,6 +20,29 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	private readonly entries = new Map<string, string[]>();
 	/** Every call, in order: what the tests count. */
 	readonly calls: Array<{ kind: 'check' | 'remove'; items: string[] }> = [];
+	/**
+	 * Races as n8n's database does (the cli's DeduplicationHelper): a call reads the row, and writes its own copy
+	 * back a moment later, without a lock (two calls at once: the first's keys are lost); a node's first call inserts
+	 * the row, and a second insert of the same row is refused. Off: each call is one step.
+	 */
+	raceLikeDatabase = false;
+
+	/** The row as the call read it, and how to write its copy back as n8n's database would. */
+	private async readRow(key: string): Promise<{ existed: boolean; row: string[]; write: () => void }> {
+		const existed = this.entries.has(key);
+		const row = [...(this.entries.get(key) ?? [])];
+		if (!this.raceLikeDatabase) return { existed, row, write: () => this.entries.set(key, row) };
+		// Between the read and the write: SQLite's round trips on a busy machine.
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		return {
+			existed,
+			row,
+			write: () => {
+				if (!existed && this.entries.has(key)) throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
+				this.entries.set(key, row);
+			},
+		};
+	}
 
 	async checkProcessedAndRecord(
 		items: DeduplicationItemTypes[],
@@ -28,8 +51,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		if (options.mode !== 'entries') throw new Error(`The harness's deduplication store keeps entries only, not ${options.mode}`);
-		const key = contextKey(scope, contextData);
-		const stored = this.entries.get(key) ?? [];
+		const { row: stored, write } = await this.readRow(contextKey(scope, contextData));
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
 			const value = String(item);
@@ -40,18 +62,21 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			}
 		}
 		if (options.maxEntries) stored.splice(0, Math.max(0, stored.length - options.maxEntries));
-		this.entries.set(key, stored);
+		write();
 		this.calls.push({ kind: 'check', items: items.map(String) });
 		return output;
 	}
 
 	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
-		const stored = this.entries.get(contextKey(scope, contextData)) ?? [];
+		const { existed, row: stored, write } = await this.readRow(contextKey(scope, contextData));
+		this.calls.push({ kind: 'remove', items: items.map(String) });
+		// As n8n: no row, nothing to remove.
+		if (!existed) return;
 		for (const item of items) {
 			const index = stored.indexOf(String(item));
 			if (index !== -1) stored.splice(index, 1);
 		}
-		this.calls.push({ kind: 'remove', items: items.map(String) });
+		write();
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
@@ -64,6 +89,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 
 	/** Forgets everything (a fresh n8n database). */
 	clear(): void {
+		this.raceLikeDatabase = false;
 		this.entries.clear();
 		this.calls.length = 0;
 	}

@@ -151,12 +151,39 @@ describe('Idempotency Key', () => {
 			run(sandbox(), keyed(), { items: input, mode: 'webhook', staticData: {} }),
 		]);
 
-		// One sends; the other finds it being sent (not yet answered) and stops without sending.
+		// One sends; the other finds it reserved (its peek, or the reservation itself) and stops without sending.
 		expect(appliedCounts(qc, [item])).toEqual([1]);
 		const sentIt = both.filter((result) => result.error === undefined && result.json[0]?.alreadyApplied === undefined);
 		expect(sentIt).toHaveLength(1);
 		const other = both.find((result) => result !== sentIt[0])!;
-		expect(other.json[0]?.alreadyApplied === true || /may have been applied/.test(String(other.error?.message))).toBe(true);
+		expect(other.json[0]?.alreadyApplied === true || /may have been applied|being sent by another execution/.test(String(other.error?.message))).toBe(true);
+	});
+
+	describe("n8n's deduplication store racing as its database does (a row read and written back without a lock)", () => {
+		beforeEach(() => {
+			deduplicationStore.raceLikeDatabase = true;
+		});
+
+		it("two executions started together, each the node's first record (two inserts of one row): both sent", async () => {
+			const items = await itemsFor(qc, 2);
+
+			const both = await Promise.all(items.map(async (item) => await run(sandbox(), qc.parameters(sandbox()), { items: [item], mode: 'webhook', staticData: {} })));
+
+			expect(both.map((result) => result.error?.message)).toEqual([undefined, undefined]);
+			expect(appliedCounts(qc, items)).toEqual([1, 1]);
+		});
+
+		it('ten keyed executions at once, then each event delivered again: each applied once (no record lost to another\'s write)', async () => {
+			const items = await itemsFor(qc, 10);
+			const input = (item: INodeExecutionData, index: number) => [{ json: { ...item.json, eventId: `evt-burst-${markers}-${index}` } }];
+
+			const first = await Promise.all(items.map(async (item, index) => await run(sandbox(), keyed(), { items: input(item, index), mode: 'webhook', staticData: {} })));
+			const again = await Promise.all(items.map(async (item, index) => await run(sandbox(), keyed(), { items: input(item, index), mode: 'webhook', staticData: {} })));
+
+			expect(first.filter((result) => result.error !== undefined)).toEqual([]);
+			expect(again.map((result) => result.json[0]?.alreadyApplied)).toEqual(items.map(() => true));
+			expect(appliedCounts(qc, items)).toEqual(items.map(() => 1));
+		});
 	});
 
 	it('turned off, a retry sends every item again (and charges again)', async () => {

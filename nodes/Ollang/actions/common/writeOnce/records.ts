@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { checkAndRecord, checkOnly, hasStore, removeRecorded } from '../../../../shared/deduplicationStore';
 import { hash } from './keys';
 
 // Where an item's record lives. Two stores, each for what it does best:
@@ -47,8 +48,6 @@ export interface WriteRecord {
 /** What the deduplication store says of a key: nothing, reserved and sent, applied; or it cannot be asked. */
 export type MarkerState = 'none' | 'sent' | 'applied' | 'unavailable';
 
-type Dedup = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
-
 /** Fields of an answer that name what a write made. */
 const ID_FIELDS = ['orderId', 'projectId', 'id', 'evalId', 'documentId', 'revisionId', 'memoryId'];
 
@@ -63,8 +62,7 @@ export class Records {
 		this.nodeData = ctx.getWorkflowStaticData('node');
 		const found = this.nodeData[STORE_KEY];
 		this.store = (typeof found === 'object' && found !== null ? found : {}) as unknown as Record<string, WriteRecord>;
-		const helpers = ctx.helpers as Partial<Dedup>;
-		this.markersAvailable = typeof helpers.checkProcessedAndRecord === 'function' && typeof helpers.removeProcessed === 'function';
+		this.markersAvailable = hasStore(ctx.helpers);
 	}
 
 	get(key: string): WriteRecord | undefined {
@@ -168,7 +166,7 @@ export class Records {
 		const weeks = [0, 1, 2].map((back) => Math.floor(now / WEEK_MS) - back);
 		const markers = [...weeks.map((week) => `${key}|sent|w${week}|a${attempt}`), `${key}|a${attempt}|based`];
 		try {
-			await this.ctx.helpers.removeProcessed(markers, 'node', MARKER_OPTIONS);
+			await removeRecorded(this.ctx.helpers, markers, MARKER_OPTIONS);
 		} catch (error) {
 			this.debug(error);
 		}
@@ -190,8 +188,9 @@ export class Records {
 	private async check(markers: string[], takeBack: boolean): Promise<Set<string> | undefined> {
 		if (!this.markersAvailable) return undefined;
 		try {
-			const answer = await this.ctx.helpers.checkProcessedAndRecord(markers, 'node', MARKER_OPTIONS);
-			if (takeBack && answer.new.length > 0) await this.ctx.helpers.removeProcessed(answer.new, 'node', MARKER_OPTIONS);
+			const answer = takeBack
+				? await checkOnly(this.ctx.helpers, markers, MARKER_OPTIONS)
+				: await checkAndRecord(this.ctx.helpers, markers, MARKER_OPTIONS);
 			return new Set(answer.processed.map(String));
 		} catch (error) {
 			this.debug(error);

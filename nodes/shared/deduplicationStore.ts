@@ -1,0 +1,69 @@
+import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+/**
+ * n8n's deduplication store (`helpers.checkProcessedAndRecord`, what Remove Duplicates keeps), as both nodes use it.
+ *
+ * The store keeps one database row per node. Each call reads the row, changes it and writes it back, without a lock;
+ * and a node's first call inserts the row. So:
+ * - two calls at the same moment in one process (executions started together) each write their own copy, and the
+ *   keys of one are lost: this process makes its calls one after the other;
+ * - two first calls at once (two executions, or two processes in queue mode) both insert, and the database refuses
+ *   the second (the full run, n8n 2.41.1: Request Human Review in two executions started together stopped with "the
+ *   store did not answer"): a failed call is tried again, and then finds the row and adds to it.
+ * Trying a call again is safe: a call that failed wrote nothing (its one write is its last step).
+ */
+
+type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
+
+/** Tries of one call. */
+const TRIES = 3;
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs store calls of this process one after the other (every node and workflow: they are cheap). */
+export function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+	const result = queue.then(work, work);
+	queue = result.catch(() => undefined);
+	return result;
+}
+
+async function tried<T>(call: () => Promise<T>): Promise<T> {
+	let failure: unknown;
+	for (let attempt = 1; attempt <= TRIES; attempt++) {
+		if (attempt > 1) await sleep(100 * (attempt - 1));
+		try {
+			return await call();
+		} catch (error) {
+			failure = error;
+		}
+	}
+	throw failure;
+}
+
+/** Whether n8n gives this context a store (every supported n8n does; an engine without a database may not). */
+export function hasStore(helpers: Partial<Store>): boolean {
+	return typeof helpers.checkProcessedAndRecord === 'function' && typeof helpers.removeProcessed === 'function';
+}
+
+/** Records the keys (scope: this node); says which were there before. Throws when the store does not answer. */
+export async function checkAndRecord(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
+	return await oneAtATime(async () => await tried(async () => await helpers.checkProcessedAndRecord(keys, 'node', options)));
+}
+
+/**
+ * Says which keys the store has, recording none: what the check records is removed again in the same turn, so no
+ * other call of this process sees it (or has its own record of a key removed).
+ */
+export async function checkOnly(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
+	return await oneAtATime(async () => {
+		const answer = await tried(async () => await helpers.checkProcessedAndRecord(keys, 'node', options));
+		if (answer.new.length > 0) await tried(async () => await helpers.removeProcessed(answer.new, 'node', options));
+		return answer;
+	});
+}
+
+/** Removes the keys (scope: this node). Throws when the store does not answer. */
+export async function removeRecorded(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<void> {
+	await oneAtATime(async () => await tried(async () => await helpers.removeProcessed(keys, 'node', options)));
+}
