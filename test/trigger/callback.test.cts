@@ -258,6 +258,42 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		});
 	});
 
+	it('another execution recording the same completion at the same moment (its write replacing this one\'s): emitted by that one only, and a repeat after a restart dropped', async () => {
+		const first = await receiver();
+		const log = captureLog();
+		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
+		let calls = 0;
+		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
+			const result = await record(items, scope, contextData, options);
+			if (calls++ === 0) {
+				// The other worker read the row before this record and writes its copy after it: the completion, with
+				// its own claim instead of this execution's.
+				const mine = result.new.map(String).filter((marker) => marker.includes('|claim:'));
+				await deduplicationStore.removeProcessed(mine, scope, contextData);
+				await record(mine.map((marker) => marker.replace(/\|claim:.*$/, '|claim:other-worker')), scope, contextData, options);
+			}
+			return result;
+		});
+		const [orderId] = await createOrders(1, first.url);
+		await advance(11);
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 0, missed: 1, duplicated: 0 });
+		expect(log).toContainEqual(expect.stringMatching(/^info: .*was recorded at the same moment by another execution, which emits it; dropped here$/));
+		jest.restoreAllMocks();
+		await expectRepeatDroppedAfterRestart(first, orderId);
+	});
+
+	it('a claim serves once: after the emission n8n\'s store keeps the completion, not this execution\'s claim', async () => {
+		const first = await receiver();
+		const [orderId] = await createOrders(1, first.url);
+		await advance(11);
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		const recorded = deduplicationStore.calls.filter((call) => call.kind === 'check').flatMap((call) => call.items);
+		const removed = deduplicationStore.calls.filter((call) => call.kind === 'remove').flatMap((call) => call.items);
+		const claims = [...new Set(recorded.filter((marker) => marker.startsWith(`order:${orderId}:`) && marker.includes('|claim:')))];
+		expect(claims).toHaveLength(1);
+		expect(removed).toContain(claims[0]);
+	});
+
 	it('a store call refused once (two workers inserting the node\'s first record at once) is tried again: recorded, and a repeat after a restart dropped', async () => {
 		const first = await receiver();
 		const log = captureLog();
