@@ -227,38 +227,13 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 
 	/**
 	 * n8n's store writes a node's whole row without a lock: a queue-mode worker that read the row before this node's
-	 * first record and writes its copy after it takes the record out. `landing` runs that write, at once or later.
+	 * first record writes its copy after it. `otherWrite` makes that copy's effect (given what this record added),
+	 * at once or later; the test then checks what was emitted and logged, and that a repeat after a restart is dropped.
 	 */
-	async function expectOverwrittenRecordMadeAgain(landing: (overwrite: () => Promise<void>) => Promise<void> | void): Promise<void> {
-		const first = await receiver();
-		const log = captureLog();
-		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
-		let calls = 0;
-		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
-			const result = await record(items, scope, contextData, options);
-			if (calls++ === 0) await landing(async () => await deduplicationStore.removeProcessed(result.new, scope, contextData));
-			return result;
-		});
-		const [orderId] = await createOrders(1, first.url);
-		await advance(11);
-		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
-		expect(log).toContainEqual(expect.stringMatching(/^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/));
-		jest.restoreAllMocks();
-		await expectRepeatDroppedAfterRestart(first, orderId);
-	}
-
-	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
-		await expectOverwrittenRecordMadeAgain(async (overwrite) => await overwrite());
-	});
-
-	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
-		// 50 ms later: a read-back made at once still finds the record, the read-back made after the wait does not.
-		await expectOverwrittenRecordMadeAgain((overwrite) => {
-			setTimeout(() => void overwrite(), 50);
-		});
-	});
-
-	it('another execution recording the same completion at the same moment (its write replacing this one\'s): emitted by that one only, and a repeat after a restart dropped', async () => {
+	async function expectAfterOtherWorkersWrite(
+		otherWrite: (added: string[], store: { remove: (markers: string[]) => Promise<void>; add: (markers: string[]) => Promise<unknown> }) => Promise<void> | void,
+		expected: { emitted: 0 | 1; logged: RegExp },
+	): Promise<void> {
 		const first = await receiver();
 		const log = captureLog();
 		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
@@ -266,20 +241,44 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
 			const result = await record(items, scope, contextData, options);
 			if (calls++ === 0) {
-				// The other worker read the row before this record and writes its copy after it: the completion, with
-				// its own claim instead of this execution's.
-				const mine = result.new.map(String).filter((marker) => marker.includes('|claim:'));
-				await deduplicationStore.removeProcessed(mine, scope, contextData);
-				await record(mine.map((marker) => marker.replace(/\|claim:.*$/, '|claim:other-worker')), scope, contextData, options);
+				await otherWrite(result.new.map(String), {
+					remove: async (markers) => await deduplicationStore.removeProcessed(markers, scope, contextData),
+					add: async (markers) => await record(markers, scope, contextData, options),
+				});
 			}
 			return result;
 		});
 		const [orderId] = await createOrders(1, first.url);
 		await advance(11);
-		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 0, missed: 1, duplicated: 0 });
-		expect(log).toContainEqual(expect.stringMatching(/^info: .*was recorded at the same moment by another execution, which emits it; dropped here$/));
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: expected.emitted, missed: 1 - expected.emitted, duplicated: 0 });
+		expect(log).toContainEqual(expect.stringMatching(expected.logged));
 		jest.restoreAllMocks();
 		await expectRepeatDroppedAfterRestart(first, orderId);
+	}
+
+	const madeAgain = { emitted: 1, logged: /^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/ } as const;
+
+	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
+		await expectAfterOtherWorkersWrite(async (added, store) => await store.remove(added), madeAgain);
+	});
+
+	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
+		// 50 ms later: a read-back made at once still finds the record, the read-back made after the wait does not.
+		await expectAfterOtherWorkersWrite((added, store) => {
+			setTimeout(() => void store.remove(added), 50);
+		}, madeAgain);
+	});
+
+	it('another execution recording the same completion at the same moment (its write replacing this one\'s): emitted by that one only, and a repeat after a restart dropped', async () => {
+		// That worker's copy holds the completion too, with its own claim instead of this execution's.
+		await expectAfterOtherWorkersWrite(
+			async (added, store) => {
+				const mine = added.filter((marker) => marker.includes('|claim:'));
+				await store.remove(mine);
+				await store.add(mine.map((marker) => marker.replace(/\|claim:.*$/, '|claim:other-worker')));
+			},
+			{ emitted: 0, logged: /^info: .*was recorded at the same moment by another execution, which emits it; dropped here$/ },
+		);
 	});
 
 	it('a claim serves once: after the emission n8n\'s store keeps the completion, not this execution\'s claim', async () => {
