@@ -1,7 +1,7 @@
 import type { IDeduplicationOutput, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { checkAndRecord, checkOnly, removeRecorded } from '../shared/deduplicationStore';
+import { checkAndRecord, removeRecorded } from '../shared/deduplicationStore';
 
 /**
  * Completions n8n's deduplication store keeps per node (the entries of one row in n8n's database). Repeats come
@@ -14,14 +14,14 @@ const LOG = 'Ollang Callback Trigger:';
 /** Keys of this node's completions in n8n's store: one row, its oldest entries dropped first. */
 const STORE_OPTIONS = { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS } as const;
 
-/** One store call: record the markers, check them (recording none), or remove them. */
-async function inStore(ctx: IExecuteFunctions, markers: string[], call: 'record' | 'check' | 'remove'): Promise<IDeduplicationOutput> {
+/** One store call: record the markers (saying which were there), or remove them. */
+async function inStore(ctx: IExecuteFunctions, markers: string[], call: 'record' | 'remove'): Promise<IDeduplicationOutput> {
 	try {
 		if (call === 'remove') {
 			await removeRecorded(ctx.helpers, markers, STORE_OPTIONS);
 			return { new: [], processed: [] };
 		}
-		return call === 'record' ? await checkAndRecord(ctx.helpers, markers, STORE_OPTIONS) : await checkOnly(ctx.helpers, markers, STORE_OPTIONS);
+		return await checkAndRecord(ctx.helpers, markers, STORE_OPTIONS);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
@@ -46,36 +46,30 @@ function claimOf(key: string, claimant: string): string {
 /**
  * Reads back the completions this execution recorded as new, and says which are its own to emit. Two processes
  * (queue-mode workers) recording one completion at the same moment both read the row without it, so both find it
- * new; the row then keeps one copy, the last written, and with it one claim. So, for each completion:
- * - there, with this execution's claim: its own (the claim is removed again: it has served);
- * - there, without it: another execution's write replaced this one's: that execution emits it, this one drops it;
- * - gone (another process's write of other keys replaced this one's): recorded again, and read back again.
- * Stops when none is left undecided (normally at the first read-back); what is still undecided then is emitted.
- * The waits run outside the process's one-at-a-time queue, so completions arriving together wait side by side.
+ * new; the row then keeps one copy, the last written, and with it one claim. Each read-back records the completion
+ * and the claim again (one call: nothing is recorded and taken back, which a write read before it could bring back):
+ * - both were there: this execution's record stands, the completion is its own;
+ * - the completion was there without this claim: another execution's write replaced this one's, and that execution
+ *   emits it; it is dropped here;
+ * - the completion was gone (another process's write of other keys replaced this one's): this call has recorded it
+ *   again, and it is read back again.
+ * Stops when none is left undecided (normally at the first read-back); what is still undecided then is emitted. The
+ * waits run outside the process's one-at-a-time queue, so completions arriving together wait side by side.
  */
 async function ownedAfterReadBack(ctx: IExecuteFunctions, keys: string[], claimant: string): Promise<Set<string>> {
 	const owned = new Set<string>();
 	let pending = keys;
 	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
 		await sleep(READ_BACK_AFTER_MS);
-		const markers = pending.flatMap((key) => [key, claimOf(key, claimant)]);
-		const found = new Set((await inStore(ctx, markers, 'check')).processed.map(String));
-		const gone = pending.filter((key) => !found.has(key));
+		const found = new Set((await inStore(ctx, pending.flatMap((key) => [key, claimOf(key, claimant)]), 'record')).processed.map(String));
 		for (const key of pending.filter((each) => found.has(each))) {
 			if (found.has(claimOf(key, claimant))) owned.add(key);
 			else ctx.logger.info(`${LOG} ${key} was recorded at the same moment by another execution, which emits it; dropped here`);
 		}
-		pending = gone;
-		if (gone.length === 0) break;
-		for (const key of gone) ctx.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`);
-		const again = await inStore(ctx, gone.flatMap((key) => [key, claimOf(key, claimant)]), 'record');
-		const recordedMeanwhile = new Set(again.processed.map(String));
-		for (const key of gone.filter((each) => recordedMeanwhile.has(each))) ctx.logger.info(`${LOG} repeated callback dropped (${key}): recorded by another execution meanwhile`);
-		pending = gone.filter((key) => !recordedMeanwhile.has(key));
+		pending = pending.filter((key) => !found.has(key));
+		for (const key of pending) ctx.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`);
 	}
 	for (const key of pending) owned.add(key);
-	const served = [...owned].map((key) => claimOf(key, claimant));
-	if (served.length > 0) await inStore(ctx, served, 'remove');
 	return owned;
 }
 
@@ -103,6 +97,12 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);
 		return [items];
+	}
+	try {
+		// The claims have served (a repeat's too: it was recorded with the others). Left behind, they only take room.
+		await inStore(this, [...new Set(keys)].map((key) => claimOf(key, claimant)), 'remove');
+	} catch (error) {
+		this.logger.debug(`${LOG} claims not removed from n8n's deduplication store (${(error as Error).message})`);
 	}
 	return [items.filter((item) => owned.has(String(item.json.completionKey)))];
 }

@@ -227,11 +227,12 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 
 	/**
 	 * n8n's store writes a node's whole row without a lock: a queue-mode worker that read the row before this node's
-	 * first record writes its copy after it. `otherWrite` makes that copy's effect (given what this record added),
-	 * at once or later; the test then checks what was emitted and logged, and that a repeat after a restart is dropped.
+	 * first record writes its copy after it. `otherWrite` makes that copy's effect (given what this node's call
+	 * added, and which call of the node it follows: 0 its first record), at once or later; the test then checks what
+	 * was emitted and logged, and that a repeat after a restart is dropped.
 	 */
 	async function expectAfterOtherWorkersWrite(
-		otherWrite: (added: string[], store: { remove: (markers: string[]) => Promise<void>; add: (markers: string[]) => Promise<unknown> }) => Promise<void> | void,
+		otherWrite: (added: string[], store: { remove: (markers: string[]) => Promise<void>; add: (markers: string[]) => Promise<unknown> }, call: number) => Promise<void> | void,
 		expected: { emitted: 0 | 1; logged: RegExp },
 	): Promise<void> {
 		const first = await receiver();
@@ -240,12 +241,11 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		let calls = 0;
 		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
 			const result = await record(items, scope, contextData, options);
-			if (calls++ === 0) {
-				await otherWrite(result.new.map(String), {
-					remove: async (markers) => await deduplicationStore.removeProcessed(markers, scope, contextData),
-					add: async (markers) => await record(markers, scope, contextData, options),
-				});
-			}
+			const store = {
+				remove: async (markers: string[]) => await deduplicationStore.removeProcessed(markers, scope, contextData),
+				add: async (markers: string[]) => await record(markers, scope, contextData, options),
+			};
+			await otherWrite(result.new.map(String), store, calls++);
 			return result;
 		});
 		const [orderId] = await createOrders(1, first.url);
@@ -259,20 +259,37 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 	const madeAgain = { emitted: 1, logged: /^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/ } as const;
 
 	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
-		await expectAfterOtherWorkersWrite(async (added, store) => await store.remove(added), madeAgain);
+		await expectAfterOtherWorkersWrite(async (added, store, call) => {
+			if (call === 0) await store.remove(added);
+		}, madeAgain);
 	});
 
 	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
 		// 50 ms later: a read-back made at once still finds the record, the read-back made after the wait does not.
-		await expectAfterOtherWorkersWrite((added, store) => {
-			setTimeout(() => void store.remove(added), 50);
+		await expectAfterOtherWorkersWrite((added, store, call) => {
+			if (call === 0) setTimeout(() => void store.remove(added), 50);
+		}, madeAgain);
+	});
+
+	it('a record dropped by another process\'s write, with a third worker\'s copy of the row (holding what the node wrote) landing after each removal the node makes: emitted once', async () => {
+		await expectAfterOtherWorkersWrite(async (added, store, call) => {
+			if (call !== 0) return;
+			await store.remove(added);
+			// The third worker read the row while the node's markers were in it, and its copy lands right after the node
+			// removes any of them: a read-back that records and takes back would find its completion "recorded meanwhile".
+			const remove = deduplicationStore.removeProcessed.bind(deduplicationStore);
+			jest.spyOn(deduplicationStore, 'removeProcessed').mockImplementation(async (items, scope, contextData) => {
+				await remove(items, scope, contextData);
+				if (items.some((marker) => !String(marker).includes('|claim:'))) await store.add(items.map(String));
+			});
 		}, madeAgain);
 	});
 
 	it('another execution recording the same completion at the same moment (its write replacing this one\'s): emitted by that one only, and a repeat after a restart dropped', async () => {
 		// That worker's copy holds the completion too, with its own claim instead of this execution's.
 		await expectAfterOtherWorkersWrite(
-			async (added, store) => {
+			async (added, store, call) => {
+				if (call > 0) return;
 				const mine = added.filter((marker) => marker.includes('|claim:'));
 				await store.remove(mine);
 				await store.add(mine.map((marker) => marker.replace(/\|claim:.*$/, '|claim:other-worker')));
