@@ -1,4 +1,4 @@
-import type { IDeduplicationOutput, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { checkAndRecord, removeRecorded } from '../shared/deduplicationStore';
@@ -14,14 +14,10 @@ const LOG = 'Ollang Callback Trigger:';
 /** Keys of this node's completions in n8n's store: one row, its oldest entries dropped first. */
 const STORE_OPTIONS = { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS } as const;
 
-/** One store call: record the markers (saying which were there), or remove them. */
-async function inStore(ctx: IExecuteFunctions, markers: string[], call: 'record' | 'remove'): Promise<IDeduplicationOutput> {
+/** Records the markers in n8n's store; says which were there before. */
+async function record(ctx: IExecuteFunctions, markers: string[]): Promise<Set<string>> {
 	try {
-		if (call === 'remove') {
-			await removeRecorded(ctx.helpers, markers, STORE_OPTIONS);
-			return { new: [], processed: [] };
-		}
-		return await checkAndRecord(ctx.helpers, markers, STORE_OPTIONS);
+		return new Set((await checkAndRecord(ctx.helpers, markers, STORE_OPTIONS)).processed.map(String));
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
@@ -61,7 +57,7 @@ async function ownedAfterReadBack(ctx: IExecuteFunctions, keys: string[], claima
 	let pending = keys;
 	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
 		await sleep(READ_BACK_AFTER_MS);
-		const found = new Set((await inStore(ctx, pending.flatMap((key) => [key, claimOf(key, claimant)]), 'record')).processed.map(String));
+		const found = await record(ctx, pending.flatMap((key) => [key, claimOf(key, claimant)]));
 		for (const key of pending.filter((each) => found.has(each))) {
 			if (found.has(claimOf(key, claimant))) owned.add(key);
 			else ctx.logger.info(`${LOG} ${key} was recorded at the same moment by another execution, which emits it; dropped here`);
@@ -83,16 +79,15 @@ async function ownedAfterReadBack(ctx: IExecuteFunctions, keys: string[], claima
 export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	if (this.getMode() === 'manual') return [items];
-	const keys = items.map((item) => String(item.json.completionKey));
+	const keys = [...new Set(items.map((item) => String(item.json.completionKey)))];
 	const claimant = `${this.getExecutionId() ?? ''}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 	let owned: Set<string>;
 	try {
-		const result = await inStore(this, keys.flatMap((key) => [key, claimOf(key, claimant)]), 'record');
-		const processed = new Set(result.processed.map(String));
+		const processed = await record(this, keys.flatMap((key) => [key, claimOf(key, claimant)]));
 		for (const key of keys.filter((each) => processed.has(each))) {
 			this.logger.info(`${LOG} repeated callback dropped (${key}): this completion started a workflow before`);
 		}
-		owned = await ownedAfterReadBack(this, [...new Set(keys.filter((key) => !processed.has(key)))], claimant);
+		owned = await ownedAfterReadBack(this, keys.filter((key) => !processed.has(key)), claimant);
 	} catch (error) {
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);
@@ -100,7 +95,7 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	}
 	try {
 		// The claims have served (a repeat's too: it was recorded with the others). Left behind, they only take room.
-		await inStore(this, [...new Set(keys)].map((key) => claimOf(key, claimant)), 'remove');
+		await removeRecorded(this.helpers, keys.map((key) => claimOf(key, claimant)), STORE_OPTIONS);
 	} catch (error) {
 		this.logger.debug(`${LOG} claims not removed from n8n's deduplication store (${(error as Error).message})`);
 	}

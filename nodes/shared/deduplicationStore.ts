@@ -22,7 +22,7 @@ const TRIES = 3;
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Runs store calls of this process one after the other (every node and workflow: they are cheap). */
-export function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 	const result = queue.then(work, work);
 	queue = result.catch(() => undefined);
 	return result;
@@ -41,6 +41,11 @@ async function tried<T>(call: () => Promise<T>): Promise<T> {
 	throw failure;
 }
 
+/** One store call in this process's turn, tried again when it fails. */
+async function inTurn<T>(call: () => Promise<T>): Promise<T> {
+	return await oneAtATime(async () => await tried(call));
+}
+
 /** Whether n8n gives this context a store (every supported n8n does; an engine without a database may not). */
 export function hasStore(helpers: Partial<Store>): boolean {
 	return typeof helpers.checkProcessedAndRecord === 'function' && typeof helpers.removeProcessed === 'function';
@@ -48,7 +53,7 @@ export function hasStore(helpers: Partial<Store>): boolean {
 
 /** Records the keys (scope: this node); says which were there before. Throws when the store does not answer. */
 export async function checkAndRecord(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
-	return await oneAtATime(async () => await tried(async () => await helpers.checkProcessedAndRecord(keys, 'node', options)));
+	return await inTurn(async () => await helpers.checkProcessedAndRecord(keys, 'node', options));
 }
 
 /**
@@ -65,5 +70,5 @@ export async function checkOnly(helpers: Store, keys: string[], options: ICheckP
 
 /** Removes the keys (scope: this node). Throws when the store does not answer. */
 export async function removeRecorded(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<void> {
-	await oneAtATime(async () => await tried(async () => await helpers.removeProcessed(keys, 'node', options)));
+	await inTurn(async () => await helpers.removeProcessed(keys, 'node', options));
 }

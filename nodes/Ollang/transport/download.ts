@@ -44,7 +44,6 @@ export interface StoredDownload {
 
 const SCAN_CHUNK_BYTES = 64 * 1024;
 
-/** The bytes of a stored file; only for the rare file that must be rewritten. */
 /**
  * The size of a stored file in bytes. n8n 2.x gives it as `bytes`; n8n 1.x does not for a stream, so it is read from
  * the store's metadata, or from the base64 length of a file kept in memory: never by reading the file again.
@@ -56,6 +55,7 @@ export async function storedSize(ctx: IExecuteFunctions, binary: IBinaryData): P
 	return (binary.data.length * 3) / 4 - padding;
 }
 
+/** The bytes of a stored file; only for the rare file that must be rewritten. */
 async function storedBytes(ctx: IExecuteFunctions, binary: IBinaryData): Promise<Buffer> {
 	if (binary.id === undefined) return Buffer.from(binary.data, BINARY_ENCODING);
 	return await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(binary.id));
