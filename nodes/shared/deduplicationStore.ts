@@ -12,9 +12,10 @@ import { sleep } from 'n8n-workflow';
  *   the second (the full run, n8n 2.41.1: Request Human Review in two executions started together stopped with "the
  *   store did not answer"): a failed call is tried again, and then finds the row and adds to it.
  * Trying a call again is safe: a call that failed wrote nothing (its one write is its last step).
+ * Across processes nothing here takes turns: claim.ts decides which process goes ahead.
  */
 
-type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
+export type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
 
 /** Tries of one call. */
 const TRIES = 3;
@@ -54,18 +55,6 @@ export function hasStore(helpers: Partial<Store>): boolean {
 /** Records the keys (scope: this node); says which were there before. Throws when the store does not answer. */
 export async function checkAndRecord(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
 	return await inTurn(async () => await helpers.checkProcessedAndRecord(keys, 'node', options));
-}
-
-/**
- * Says which keys the store has, recording none: what the check records is removed again in the same turn, so no
- * other call of this process sees it (or has its own record of a key removed).
- */
-export async function checkOnly(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
-	return await oneAtATime(async () => {
-		const answer = await tried(async () => await helpers.checkProcessedAndRecord(keys, 'node', options));
-		if (answer.new.length > 0) await tried(async () => await helpers.removeProcessed(answer.new, 'node', options));
-		return answer;
-	});
 }
 
 /** Removes the keys (scope: this node). Throws when the store does not answer. */

@@ -8,6 +8,7 @@ import { call } from '../sandbox/helpers.cts';
 import { Container, deduplicationStore } from '../harness/runtime.cts';
 import { dirname } from 'node:path';
 import { READS_IN_FLIGHT, READS_PER_MINUTE } from '../../nodes/OllangCallbackTrigger/admission';
+import { READ_BACK_AFTER_MS } from '../../nodes/shared/readBack';
 
 // n8n-core's copy of @n8n/backend-common holds the Logger a node's `this.logger` writes to.
 const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [dirname(require.resolve('n8n-core'))] })) as {
@@ -265,9 +266,9 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 	});
 
 	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
-		// 50 ms later: a read-back made at once still finds the record, the read-back made after the wait does not.
+		// Within the read-back's wait: a read-back made at once still finds the record, the one after the wait does not.
 		await expectAfterOtherWorkersWrite((added, store, call) => {
-			if (call === 0) setTimeout(() => void store.remove(added), 50);
+			if (call === 0) setTimeout(() => void store.remove(added), READ_BACK_AFTER_MS / 2);
 		}, madeAgain);
 	});
 
@@ -280,7 +281,7 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 			const remove = deduplicationStore.removeProcessed.bind(deduplicationStore);
 			jest.spyOn(deduplicationStore, 'removeProcessed').mockImplementation(async (items, scope, contextData) => {
 				await remove(items, scope, contextData);
-				if (items.some((marker) => !String(marker).includes('|claim:'))) await store.add(items.map(String));
+				if (items.some((marker) => !String(marker).includes('|by:'))) await store.add(items.map(String));
 			});
 		}, madeAgain);
 	});
@@ -290,9 +291,9 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		await expectAfterOtherWorkersWrite(
 			async (added, store, call) => {
 				if (call > 0) return;
-				const mine = added.filter((marker) => marker.includes('|claim:'));
+				const mine = added.filter((marker) => marker.includes('|by:'));
 				await store.remove(mine);
-				await store.add(mine.map((marker) => marker.replace(/\|claim:.*$/, '|claim:other-worker')));
+				await store.add(mine.map((marker) => marker.replace(/\|by:.*$/, '|by:other-worker')));
 			},
 			{ emitted: 0, logged: /^info: .*was recorded at the same moment by another execution, which emits it; dropped here$/ },
 		);
@@ -305,7 +306,7 @@ describe('Ollang Callback Trigger: the sandbox calling back', () => {
 		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
 		const recorded = deduplicationStore.calls.filter((call) => call.kind === 'check').flatMap((call) => call.items);
 		const removed = deduplicationStore.calls.filter((call) => call.kind === 'remove').flatMap((call) => call.items);
-		const claims = [...new Set(recorded.filter((marker) => marker.startsWith(`order:${orderId}:`) && marker.includes('|claim:')))];
+		const claims = [...new Set(recorded.filter((marker) => marker.startsWith(`order:${orderId}:`) && marker.includes('|by:')))];
 		expect(claims).toHaveLength(1);
 		expect(removed).toContain(claims[0]);
 	});

@@ -26,6 +26,15 @@ export function failureKind(error: unknown): FailureKind {
 /** What the service may have done with a request that failed; only said for requests that are not safe to repeat. */
 export type AppliedState = 'notApplied' | 'mayHaveApplied';
 
+/**
+ * What a failed request of a paid write did, as the write-once protocol reads it: typed on the error
+ * (`context.applied`), never read from its words. Absent: not known, which counts as 'mayHaveApplied'.
+ */
+export function appliedStateOf(error: unknown): AppliedState | undefined {
+	const context = (error as { context?: { applied?: unknown } } | undefined)?.context;
+	return context?.applied === 'notApplied' || context?.applied === 'mayHaveApplied' ? context.applied : undefined;
+}
+
 /** Extra hints an operation knows about, keyed by HTTP status ("400") or API error code ("ORDER_NOT_ELIGIBLE"). */
 export type ErrorHints = Partial<Record<string, string>>;
 
@@ -161,7 +170,7 @@ export function createApiError(
 	node: INode,
 	message: string,
 	description: string,
-	options: { status?: number; body?: unknown; itemIndex?: number },
+	options: { status?: number; body?: unknown; itemIndex?: number; applied?: AppliedState },
 ): NodeApiError {
 	const response: JsonObject = { message, description };
 	if (options.status !== undefined) response.httpCode = String(options.status);
@@ -175,6 +184,7 @@ export function createApiError(
 	// NodeApiError rewrites messages that contain certain words (e.g. "ECONNREFUSED") into generic ones; keep ours.
 	error.message = message;
 	error.description = description;
+	if (options.applied !== undefined) error.context.applied = options.applied;
 	return error;
 }
 

@@ -217,7 +217,9 @@ export async function exchange(
 			}
 			let applied: AppliedState | undefined;
 			if (request.retry === 'once') {
-				applied = status >= 500 ? 'mayHaveApplied' : 'notApplied';
+				// An answer of the API itself (4xx) refuses the request; a 5xx, or a gateway's or proxy's timeout (408),
+				// may come after it acted.
+				applied = status >= 500 || status === 408 ? 'mayHaveApplied' : 'notApplied';
 			}
 			const described = describeApiError({
 				status,
@@ -236,6 +238,7 @@ export async function exchange(
 				status,
 				body: redactValue(errorBody, redact),
 				itemIndex: request.itemIndex,
+				applied,
 			});
 		}
 
@@ -276,13 +279,15 @@ export function connectionError(
 	if (failure.kind === 'blocked') {
 		parts.push('To allow this host, your n8n administrator adds it to N8N_SSRF_ALLOWED_HOSTNAMES (or its addresses to N8N_SSRF_ALLOWED_IP_RANGES).');
 	}
+	let applied: AppliedState | undefined;
 	if (request.retry === 'once') {
 		const notSent = failure.kind === 'refused' || failure.kind === 'dns' || failure.kind === 'blocked';
-		const state: AppliedState = notSent ? 'notApplied' : 'mayHaveApplied';
-		parts.push(appliedNote(state));
+		applied = notSent ? 'notApplied' : 'mayHaveApplied';
+		parts.push(appliedNote(applied));
 	}
 	const error = createApiError(this.getNode(), redact(message), redact(parts.join(' ')), {
 		itemIndex: request.itemIndex,
+		applied,
 	});
 	// Which failure it was, for callers that treat them apart (the trigger: an SSRF block is not transient).
 	error.context.transportFailure = failure.kind;

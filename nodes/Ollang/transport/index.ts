@@ -34,4 +34,5 @@ export type { PagingOptions, PagingStyle } from './paging';
 export { MAX_PAGE_SIZE, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, apiRequestAllPages, pagingKey } from './paging';
 export { parseHttpDate } from './pageSnapshot';
 export type { DeclaredKind } from './declared';
-export { asPaidSend, declareOperation } from './declared';
+export { declareOperation, sendPaid } from './declared';
+export type { PaidSend } from './declared';

@@ -30,7 +30,7 @@ export function unexpectedResponse(
 		this.getNode(),
 		`The Ollang API answered ${request.method} ${request.path} with an unexpected response: expected ${expected}`,
 		parts.join(' '),
-		{ itemIndex: request.itemIndex },
+		{ itemIndex: request.itemIndex, ...(request.retry === 'once' ? { applied: 'mayHaveApplied' as const } : {}) },
 	);
 }
 

@@ -5,8 +5,9 @@ import { apiPath, apiRequest } from '../../transport';
 import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkBoolean, checkText, invalidField, readId } from '../common/parameters';
-import { isRecord, requireObject } from '../common/responses';
-import { orderState, writeOnce } from '../common/writeOnce';
+import { requireObject } from '../common/responses';
+import { writeOnce } from '../common/writeOnce';
+import { byLatestEvaluation } from './latestEvaluation';
 import type { OperationKind, OperationResult } from '../node.type';
 
 /** The criteria the evaluation can score, as the API names them. */
@@ -178,25 +179,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				'A QC evaluation can be run only on completed or delivered orders. Get the order to see its status.',
 		},
 	};
-	const latestEvaluationId = async () => {
-		const latest = (await orderState(this, orderId, itemIndex)).latestEvaluation;
-		return isRecord(latest) && typeof latest.id === 'string' ? latest.id : 'none';
-	};
 	const json = await writeOnce(this, itemIndex, {
 		request: { path: request.path, body },
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['evalId']) }),
-		// The order shows its latest evaluation: one that is not the evaluation seen before sending was started by it.
-		// The baseline is the latest evaluation's id before sending: another one after was started by the lost request.
-		lostAnswer: {
-			readFrom: 'state',
-			baseline: async () => [await latestEvaluationId()],
-			settle: async ({ has }) => {
-				const latest = await latestEvaluationId();
-				const unchanged = await has(latest);
-				if (unchanged === undefined) return undefined;
-				return unchanged ? { notApplied: true } : { applied: { orderId, evalId: latest } };
-			},
-		},
+		lostAnswer: byLatestEvaluation(this, orderId, itemIndex),
 		identity: { orderId },
 	});
 	return toResults(json);

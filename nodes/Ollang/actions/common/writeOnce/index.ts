@@ -1,62 +1,36 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { appliedNote } from '../../../transport/errors';
-import { asPaidSend } from '../../../transport';
+import { sendPaid } from '../../../transport';
 import { asNodeError } from '../outcomes';
 import { checkBoolean, checkText } from '../parameters';
 import { itemKey, runIdentity } from './keys';
 import type { RunIdentity } from './keys';
-import type { WriteRecord, WriteResult } from './records';
-import { Records } from './records';
+import { ATTEMPTS, NAMES_PER_ITEM, StoreMarkers } from './markers';
+import { idsOf, MAX_REMEMBERED, StaticRecords } from './records';
+import { mayHaveBeenApplied, outOfAttempts, repeated, storeDidNotAnswer } from './stops';
+import type { ItemContext } from './takenAttempt';
+import { readTakenAttempt } from './takenAttempt';
+import type { PaidWrite, WriteRecord, WriteResult } from './types';
 
 // The write-once protocol: every paid write (node.type.ts, kind 'paidWrite') sends through writeOnce, and only
-// there (the transport refuses a paid write's request elsewhere). Its steps, and what a failure at each leaves
+// there (the transport refuses a paid write's request elsewhere). Its steps, each returning a small union
 // (docs/retries.md has the table):
-//   1. earlier: what an earlier send of this item left (static data, else n8n's deduplication store). Applied: its
-//      answer again, alreadyApplied. Sent, answer unknown: settled from the API's state (lostAnswer) first.
-//   2. baseline: read what will tell later whether the send applied. A failed read reserves nothing.
-//   3. reserve: the record 'sent' (static data) and the markers (the store, with the baseline's tokens), in one
-//      call, for this attempt (0, then one more after each lost answer settled as not applied, so two executions
-//      sending again meet on one marker); a store that does not answer stops the item unsent, another execution's
-//      reservation of the same attempt too.
-//   4. send: applied (record and marker 'applied') | refused (released: the next run sends it) | unknown (kept
-//      'sent': the next run settles it from the API).
+//   1. earlier: what this workflow's static data says an earlier send of the item left: applied (its answer again),
+//      or sent with its answer lost (settled from the API's state first).
+//   2. baseline: read what will tell later whether the send applied. A failed read sends nothing.
+//   3. reserve: claim the attempt in n8n's store (one execution of all processes goes ahead); an attempt another
+//      execution claimed is read instead (takenAttempt.ts): its answer, or the next attempt.
+//   4. send: applied (recorded, with the ids it made) | not applied, typed by the transport (released: the next
+//      attempt may go) | may have been applied (kept 'sent', its baseline kept: the next run settles it).
 // Keys: the router's resource and operation, then the Idempotency Key or the run and the item's request.
 
-export type { WriteResult } from './records';
+export type { Baseline, Candidates, LostAnswer, PaidWrite, Settled, WriteResult } from './types';
 export { REMEMBER_DAYS, MAX_REMEMBERED } from './records';
 export { byListing, byRefusal, cannotReadBack, isGone, isUnlisted, orderState, removeOnce } from './lostAnswer';
 
-/** What the API's state says of a send whose answer was lost: applied (the item's output), not applied, or unknown. */
-export type Settled = { applied: WriteResult } | { notApplied: true } | undefined;
-
-/** The baseline read before the earlier send, as far as it was kept. */
-export interface Baseline {
-	/** Whether the baseline held this token; undefined when it was not kept. */
-	has(token: string): Promise<boolean | undefined>;
-	/** Ids this node's other records made: never taken for this item's. */
-	claimed: Set<string>;
-}
-
-/** How a lost answer is read back from the API, declared by each paid write. */
-export type LostAnswer =
-	/** A state or a listing read before sending (its tokens) and again after: the difference is this item's. */
-	| { readFrom: 'state' | 'listing'; baseline(): Promise<string[]>; settle(baseline: Baseline): Promise<Settled> }
-	/** The API refuses a repeat (statuses): sent again, such a refusal after an earlier send reads the state. */
-	| { readFrom: 'refusal'; statuses: number[]; confirm(): Promise<IDataObject | undefined> }
-	/** The API shows nothing of it: a lost answer stops the item with a way forward. */
-	| { readFrom: 'nothing' };
-
-export interface PaidWrite {
-	/** The request as sent (method, path, body or fields): the default key is made of it. */
-	request: unknown;
-	/** Sends it; returns the item's output json. */
-	send(): Promise<WriteResult>;
-	lostAnswer: LostAnswer;
-	/** What the output says of an item known applied only from n8n's store (e.g. { orderId }). */
-	identity?: IDataObject;
-}
+/** n8n's store keeps this node's write-once names in one row: every item's, for the MAX_REMEMBERED newest items. */
+const STORE_OPTIONS = { mode: 'entries', maxEntries: NAMES_PER_ITEM * MAX_REMEMBERED } as const;
 
 export const retryProtectionFields: INodeProperties[] = [
 	{
@@ -79,119 +53,94 @@ export const retryProtectionFields: INodeProperties[] = [
 	},
 ];
 
-/** One node run's records and identity, shared by its items; old records are pruned once, before its first item. */
-const runs = new WeakMap<IExecuteFunctions, { records: Records; identity: RunIdentity }>();
+/** One node run's records, store names and identity, shared by its items; old records are pruned once, before its first item. */
+const runs = new WeakMap<IExecuteFunctions, { records: StaticRecords; markers: StoreMarkers; identity: RunIdentity }>();
 function nodeRun(ctx: IExecuteFunctions) {
 	let found = runs.get(ctx);
 	if (found === undefined) {
-		found = { records: new Records(ctx), identity: runIdentity(ctx) };
+		found = { records: new StaticRecords(ctx), markers: new StoreMarkers(ctx, STORE_OPTIONS), identity: runIdentity(ctx) };
 		found.records.prune(Date.now());
 		runs.set(ctx, found);
 	}
 	return found;
 }
 
-export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write: PaidWrite): Promise<WriteResult> {
-	if (!checkBoolean(ctx, ctx.getNodeParameter('retryProtection', itemIndex, true), 'Retry Protection', itemIndex, true)) {
-		return await asPaidSend(ctx, write.send);
-	}
-	const raw = ctx.getNodeParameter('idempotencyKey', itemIndex, '') as unknown;
-	const given = typeof raw === 'number' ? String(raw) : checkText(ctx, raw, 'Idempotency Key', itemIndex, false);
-	const { records, identity } = nodeRun(ctx);
-	const base = itemKey(ctx, itemIndex, write.request, given);
-	const key = given !== undefined ? base : `${base}@${identity.run}`;
-	const now = Date.now();
-	// Outside n8n's Retry, only this execution's own earlier try (Retry On Fail) repeats a default-keyed item.
-	const counts = given !== undefined || identity.isRetry;
-
-	// 1. What an earlier send left.
-	const kept = records.get(key) ?? (identity.retryOfUnknownRun && given === undefined ? records.newestOfItem(base) : undefined);
-	const sameExecution = identity.execution !== '' && kept?.execution === identity.execution;
-	const record = kept !== undefined && (counts || sameExecution) ? kept : undefined;
-	const marker = record === undefined && counts ? await records.peek(key, now) : { state: 'none', attempt: -1 };
-	const earlier = record?.state ?? (marker.state === 'applied' || marker.state === 'sent' ? marker.state : undefined);
-	const lastAttempt = record !== undefined ? (record.attempt ?? 0) : marker.attempt;
-	if (earlier === 'applied' && record?.result !== undefined) return repeated(record.result, record);
-	const { lostAnswer } = write;
-	if (earlier !== undefined && lostAnswer.readFrom !== 'refusal') {
-		const settled = lostAnswer.readFrom === 'nothing' ? undefined : await lostAnswer.settle(baselineOf(records, key, record, lastAttempt));
-		if (settled !== undefined && 'applied' in settled) {
-			const at = record?.at ?? now;
-			records.set(key, { state: 'applied', at, execution: record?.execution, result: settled.applied });
-			await records.markApplied(key, now);
-			return repeated(settled.applied, record);
-		}
-		// Known from n8n's store alone outside a retry: another execution with the same key may still be sending it,
-		// so a state without its effect proves nothing yet. Known applied: never sent again.
-		const inFlightElsewhere = record === undefined && !identity.isRetry;
-		if (settled === undefined || inFlightElsewhere || earlier === 'applied') {
-			if (earlier === 'applied') return repeated(write.identity ?? {}, record);
-			throw mayHaveBeenApplied(ctx, itemIndex, record?.at, given !== undefined && !identity.isRetry);
-		}
-	}
-	// Sent before and not applied (settled), or a repeat the API refuses: the next attempt is reserved.
-	const attempt = earlier !== undefined ? lastAttempt + 1 : 0;
-
-	// 2. The baseline. 3. The reservation.
-	const baseline = 'baseline' in lostAnswer ? await readBaseline(ctx, itemIndex, lostAnswer.baseline) : undefined;
-	const reserved = await records.reserve(key, attempt, now, baseline);
-	if (reserved === 'failed') {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex} was not sent: n8n's deduplication store did not answer`, {
-			itemIndex,
-			description: `Without it, a retry could not tell whether item ${itemIndex} was sent. ${appliedNote('notApplied')} Retry the execution.`,
-		});
-	}
-	if (reserved === 'taken' && counts) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex}'s Idempotency Key is being sent by another execution`, {
-			itemIndex,
-			description: `Nothing was sent for it here: that execution's result is this item's. If that execution fails, retry it, or run item ${itemIndex} again with the same key.`,
-		});
-	}
-	records.set(key, { state: 'sent', at: now, execution: identity.execution, attempt, ...(baseline ? { baseline } : {}) });
-
-	// 4. The send, and its three ends.
-	let result: WriteResult;
-	try {
-		result = await asPaidSend(ctx, write.send);
-	} catch (caught) {
-		const error = asNodeError(ctx, caught, itemIndex);
-		const status = Number((error as { httpCode?: string | null }).httpCode);
-		if (earlier !== undefined && lostAnswer.readFrom === 'refusal' && lostAnswer.statuses.includes(status)) {
-			// When the state cannot be read, the API's own answer is the truest thing to show.
-			const confirmed = await lostAnswer.confirm().catch(() => undefined);
-			if (confirmed !== undefined) {
-				records.set(key, { state: 'applied', at: record?.at ?? now, execution: record?.execution, result: confirmed });
-				await records.markApplied(key, now);
-				return repeated(confirmed, record);
-			}
-		}
-		if (!mayHaveApplied(error)) {
-			records.delete(key);
-			await records.release(key, attempt, now);
-		}
-		throw error;
-	}
-	records.set(key, { state: 'applied', at: now, execution: identity.execution, result });
-	await records.markApplied(key, now);
-	return result;
+interface Item extends ItemContext {
+	identity: RunIdentity;
+	/** The item's key without the run (a retry on an n8n without an execution context looks it up by this). */
+	base: string;
 }
 
-/** The baseline of the earlier send: its record's tokens, else the tokens kept as markers in n8n's store. */
-function baselineOf(records: Records, key: string, record: WriteRecord | undefined, attempt: number): Baseline {
-	const before = record?.before;
+export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write: PaidWrite): Promise<WriteResult> {
+	if (!checkBoolean(ctx, ctx.getNodeParameter('retryProtection', itemIndex, true), 'Retry Protection', itemIndex, true)) {
+		const sent = await sendPaid(ctx, write.send);
+		if ('answered' in sent) return sent.answered;
+		throw asNodeError(ctx, sent.failed, itemIndex);
+	}
+	const item = itemOf(ctx, itemIndex, write);
+	const earlier = await fromEarlierSend(item, write);
+	if ('done' in earlier) return earlier.done;
+	const baseline = 'baseline' in write.lostAnswer ? await readBaseline(ctx, itemIndex, write.lostAnswer.baseline) : undefined;
+	const reserved = await reserve(item, write, earlier.attempt, baseline);
+	if ('done' in reserved) return reserved.done;
+	return await send(item, write, reserved.attempt, baseline, earlier.refusalMeansDone || reserved.refusalMeansDone);
+}
+
+function itemOf(ctx: IExecuteFunctions, itemIndex: number, write: PaidWrite): Item {
+	const raw = ctx.getNodeParameter('idempotencyKey', itemIndex, '') as unknown;
+	const given = typeof raw === 'number' ? String(raw) : checkText(ctx, raw, 'Idempotency Key', itemIndex, false);
+	const { records, markers, identity } = nodeRun(ctx);
+	const base = itemKey(ctx, itemIndex, write.request, given);
+	const key = given !== undefined ? base : `${base}@${identity.run}`;
+	return { ctx, itemIndex, key, base, keyed: given !== undefined, isRetry: identity.isRetry, records, markers, identity };
+}
+
+/** Step 1: done (the item's output), or the attempt to send next and whether an API refusal then means done. */
+type FromEarlier = { done: WriteResult } | { attempt: number; refusalMeansDone: boolean };
+
+async function fromEarlierSend(item: Item, write: PaidWrite): Promise<FromEarlier> {
+	const { ctx, itemIndex, key, records, markers, identity } = item;
+	const kept = records.get(key) ?? (identity.retryOfUnknownRun && !item.keyed ? records.newestOfItem(item.base) : undefined);
+	// Outside n8n's Retry, only this execution's own earlier try (Retry On Fail) repeats a default-keyed item.
+	const counts = item.keyed || identity.isRetry || (identity.execution !== '' && kept?.execution === identity.execution);
+	const record = counts ? kept : undefined;
+	if (record === undefined) return { attempt: 0, refusalMeansDone: false };
+	const attempt = record.attempt ?? 0;
+	if (record.state === 'applied') return { done: repeated(record.result ?? write.identity ?? {}, record) };
+	if (record.state === 'released') return { attempt: attempt + 1, refusalMeansDone: false };
+	// Sent, its answer lost. A record in static data was saved after its execution ended: that send is over.
+	const { lostAnswer } = write;
+	if (lostAnswer.readFrom === 'refusal') return { attempt: attempt + 1, refusalMeansDone: true };
+	if (lostAnswer.readFrom === 'nothing') throw mayHaveBeenApplied(ctx, itemIndex, record.at, item.keyed && !identity.isRetry);
+	const settled = await lostAnswer.settle(baselineOfRecord(record, records, markers, key, attempt));
+	if (settled !== undefined && 'applied' in settled) {
+		records.set(key, { state: 'applied', at: record.at, execution: record.execution, result: settled.applied });
+		await markers.recordApplied(key, attempt, idsOf(settled.applied));
+		return { done: repeated(settled.applied, record) };
+	}
+	if (settled === undefined) throw mayHaveBeenApplied(ctx, itemIndex, record.at, item.keyed && !identity.isRetry);
+	await markers.recordReleased(key, attempt);
+	return { attempt: attempt + 1, refusalMeansDone: false };
+}
+
+/** The baseline an earlier send kept in its record (older versions kept { ids } or { latestEvaluationId }). */
+function baselineOfRecord(record: WriteRecord, records: StaticRecords, markers: StoreMarkers, key: string, attempt: number) {
+	const before = record.before;
 	const legacy = Array.isArray(before?.ids)
 		? (before.ids as string[])
 		: before !== undefined && 'latestEvaluationId' in before
 			? [String(before.latestEvaluationId ?? 'none')]
 			: undefined;
-	const tokens = record?.baseline ?? legacy;
+	const tokens = record.baseline ?? legacy;
+	const fromStore = tokens === undefined ? markers.baselineOf(key, attempt) : undefined;
 	return {
-		has: async (token) => (tokens !== undefined ? tokens.includes(token) : await records.wasInBaseline(key, attempt, token)),
+		has: async (token: string) => (tokens !== undefined ? tokens.includes(token) : await fromStore!(token)),
 		claimed: records.claimedIds(),
+		sentAt: record.at,
 	};
 }
 
-/** The read before a write; when it fails, the error says the write itself was not sent. */
+/** Step 2. When the read fails, the error says the write itself was not sent. */
 async function readBaseline(ctx: IExecuteFunctions, itemIndex: number, read: () => Promise<string[]>): Promise<string[]> {
 	try {
 		return await read();
@@ -202,34 +151,53 @@ async function readBaseline(ctx: IExecuteFunctions, itemIndex: number, read: () 
 	}
 }
 
-/** A failure after which the API may have acted: the record stays 'sent'. Anything else means it did not act. */
-function mayHaveApplied(error: NodeOperationError | ReturnType<typeof asNodeError>): boolean {
-	const description = String(error.description ?? '');
-	if (description.includes(appliedNote('notApplied'))) return false;
-	if (description.includes(appliedNote('mayHaveApplied'))) return true;
-	// An answer from the API (4xx) is a refusal: nothing was done.
+/** Step 3: the attempt this execution won, or done (another execution's attempt applied it). */
+type Reserved = { done: WriteResult } | { attempt: number; refusalMeansDone: boolean };
+
+async function reserve(item: Item, write: PaidWrite, from: number, baseline: string[] | undefined): Promise<Reserved> {
+	let refusalMeansDone = false;
+	for (let attempt = from; attempt < ATTEMPTS; attempt++) {
+		const claimed = await item.markers.claimAttempt(item.key, attempt);
+		if (claimed === 'failed') throw storeDidNotAnswer(item.ctx, item.itemIndex);
+		if (claimed === 'won') return { attempt, refusalMeansDone };
+		const after = await readTakenAttempt(item, write, attempt, baseline);
+		if ('done' in after) return after;
+		refusalMeansDone ||= after.refusalMeansDone;
+	}
+	throw outOfAttempts(item.ctx, item.itemIndex, ATTEMPTS);
+}
+
+/** Step 4: the send, and what its end leaves for the next run and for other executions. */
+async function send(item: Item, write: PaidWrite, attempt: number, baseline: string[] | undefined, refusalMeansDone: boolean): Promise<WriteResult> {
+	const { ctx, itemIndex, key, records, markers, identity } = item;
+	const now = Date.now();
+	const earlier = records.get(key);
+	records.set(key, { state: 'sent', at: now, execution: identity.execution, attempt, ...(baseline ? { baseline } : {}) });
+	if (baseline !== undefined) await markers.recordBaseline(key, attempt, baseline);
+	const sent = await sendPaid(ctx, write.send);
+	if ('answered' in sent) {
+		records.set(key, { state: 'applied', at: now, execution: identity.execution, result: sent.answered });
+		await markers.recordApplied(key, attempt, idsOf(sent.answered));
+		return sent.answered;
+	}
+	const error = asNodeError(ctx, sent.failed, itemIndex);
+	const { lostAnswer } = write;
 	const status = Number((error as { httpCode?: string | null }).httpCode);
-	return !(status >= 400 && status < 500);
-}
-
-/** A skipped item: what was applied, said to be so, when and by which execution. */
-function repeated(result: WriteResult, record: WriteRecord | undefined): WriteResult {
-	const mark = (json: IDataObject): IDataObject => ({
-		...json,
-		alreadyApplied: true,
-		...(record?.at !== undefined ? { appliedAt: new Date(record.at).toISOString() } : {}),
-		...(record?.execution ? { appliedInExecution: record.execution } : {}),
-	});
-	return Array.isArray(result) ? result.map(mark) : mark(result);
-}
-
-function mayHaveBeenApplied(ctx: IExecuteFunctions, itemIndex: number, sentAt: number | undefined, byKey: boolean): NodeOperationError {
-	const when = sentAt !== undefined ? ` (${new Date(sentAt).toISOString()})` : '';
-	const message = byKey
-		? `Item ${itemIndex}'s Idempotency Key was sent by another execution${when} whose answer is not known here, so it may have been applied`
-		: `Item ${itemIndex} was sent in the run this retries${when} and its answer was lost, so it may have been applied`;
-	return new NodeOperationError(ctx.getNode(), message, {
-		itemIndex,
-		description: `Nothing was sent again for it. ${appliedNote('mayHaveApplied')} If it was not applied, send item ${itemIndex} alone: run it in a new execution (not Retry), or give it an Idempotency Key of its own. Retrying with Retry Protection off would send every item again.`,
-	});
+	if (refusalMeansDone && lostAnswer.readFrom === 'refusal' && lostAnswer.statuses.includes(status)) {
+		// When the state cannot be read, the API's own answer is the truest thing to show.
+		const confirmed = await lostAnswer.confirm().catch(() => undefined);
+		if (confirmed !== undefined) {
+			records.set(key, { state: 'applied', at: earlier?.at ?? now, execution: earlier?.execution, result: confirmed });
+			await markers.recordApplied(key, attempt, idsOf(confirmed));
+			return repeated(confirmed, earlier);
+		}
+	}
+	if (sent.applied === 'notApplied') {
+		records.set(key, { state: 'released', at: now, execution: identity.execution, attempt });
+		await markers.recordReleased(key, attempt);
+	} else if (baseline !== undefined) {
+		// The next run settles it from this baseline: kept so that it stays (a late copy of the row could drop it).
+		await markers.recordBaseline(key, attempt, baseline, { lasting: true });
+	}
+	throw error;
 }

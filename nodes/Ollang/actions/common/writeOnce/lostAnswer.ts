@@ -5,7 +5,7 @@ import { apiPath, apiRequest } from '../../../transport';
 import { asNodeError } from '../outcomes';
 import { isRecord } from '../responses';
 import { records } from '../simplify';
-import type { LostAnswer, PaidWrite, WriteResult } from './index';
+import type { LostAnswer, PaidWrite, WriteResult } from './types';
 
 // How a paid write's lost answer is read back from the API: the declarations writeOnce understands, and the reads
 // they are made of.
@@ -27,6 +27,10 @@ export function byListing(
 	return {
 		readFrom: 'listing',
 		baseline: async () => (await alike()).map((record) => String(record.id)),
+		candidates: async () => {
+			const rows = await alike();
+			return { ids: rows.map((record) => String(record.id)), output: async (own) => await output(rows.filter((record) => own.includes(String(record.id)))) };
+		},
 		settle: async ({ has, claimed }) => {
 			const made: IDataObject[] = [];
 			for (const record of await alike()) {

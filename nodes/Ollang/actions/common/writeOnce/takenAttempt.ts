@@ -1,0 +1,119 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { StoreMarkers } from './markers';
+import type { StaticRecords } from './records';
+import { idsOf } from './records';
+import { mayHaveBeenApplied, repeated, sentElsewhere, storeDidNotAnswer } from './stops';
+import type { Candidates, PaidWrite, WriteResult } from './types';
+
+// An attempt another execution claimed: this execution sends nothing for it, and learns how it ended. It takes a
+// reader slot (markers.ts), waits for the attempt's end where the API shows it, and reads the facts the sender left:
+// - applied: the item is done; its answer is read back from the API (the ids the sender named) and returned with
+//   alreadyApplied;
+// - released (the API refused it): the next attempt may be sent;
+// - nothing yet: the sender has not finished (or died). In a Retry the attempt is the retried run's, which is over: its
+//   lost answer is settled from the baseline it kept (by one execution only). Elsewhere the item stops, saying so.
+
+/** How long an execution waits for another's send of the same item to show in the API. */
+export const WAIT_FOR_OTHER_MS = 15_000;
+/** After the effect shows, the sender records its facts: a moment for them to land. */
+const FACTS_AFTER_EFFECT_MS = 750;
+/** Where the API shows nothing of the action: how long the sender is given before its facts are read. */
+const WAIT_UNSEEN_MS = 3_000;
+
+export interface ItemContext {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	key: string;
+	/** The Idempotency Key given, if any. */
+	keyed: boolean;
+	/** n8n's Retry of a failed execution: an attempt of the retried run is over. */
+	isRetry: boolean;
+	records: StaticRecords;
+	markers: StoreMarkers;
+}
+
+/** What the taken attempt leaves this execution: done (the item's output), or the next attempt to send. */
+export type AfterTaken = { done: WriteResult } | { next: true; refusalMeansDone: boolean };
+
+export async function readTakenAttempt(item: ItemContext, write: PaidWrite, attempt: number, baseline: string[] | undefined): Promise<AfterTaken> {
+	const { ctx, itemIndex, key, markers } = item;
+	const slot = await markers.claimReader(key, attempt);
+	if (slot === 'failed') throw storeDidNotAnswer(ctx, itemIndex);
+	if (slot === undefined) throw mayHaveBeenApplied(ctx, itemIndex, undefined, item.keyed && !item.isRetry);
+	const seen = item.isRetry ? await lookOnce(write) : await waitForEffect(write, baseline);
+	const facts = await markers.readFacts(key, attempt, slot, seen.candidates?.ids.slice(0, 50) ?? []);
+	if (facts === undefined) throw storeDidNotAnswer(ctx, itemIndex);
+	if ('applied' in facts) {
+		const answer = seen.confirmed ?? (seen.candidates !== undefined && facts.made.length > 0 ? await seen.candidates.output(facts.made) : (write.identity ?? {}));
+		item.records.set(key, { state: 'applied', at: Date.now(), result: answer });
+		return { done: repeated(answer, undefined) };
+	}
+	if ('released' in facts) return { next: true, refusalMeansDone: false };
+	if (!item.isRetry) throw sentElsewhere(ctx, itemIndex);
+	return await settleRetriedRun(item, write, attempt);
+}
+
+interface Seen {
+	candidates?: Candidates;
+	/** A refused-on-repeat action's effect, as the API's state shows it. */
+	confirmed?: IDataObject;
+}
+
+/** What the API shows now (a Retry: the attempt it reads is the retried run's, already over). */
+async function lookOnce(write: PaidWrite): Promise<Seen> {
+	const { lostAnswer } = write;
+	if (lostAnswer.readFrom === 'state' || lostAnswer.readFrom === 'listing') return { candidates: await lostAnswer.candidates() };
+	return {};
+}
+
+/**
+ * Waits, at most WAIT_FOR_OTHER_MS, until the other execution's send shows in the API: something not in this
+ * execution's own baseline (state, listing), the state a refused repeat would confirm; or a fixed while where the
+ * API shows nothing of it.
+ */
+async function waitForEffect(write: PaidWrite, baseline: string[] | undefined): Promise<Seen> {
+	const { lostAnswer } = write;
+	if (lostAnswer.readFrom === 'nothing') {
+		await sleep(WAIT_UNSEEN_MS);
+		return {};
+	}
+	const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+	for (let pause = 250; ; pause = Math.min(pause * 2, 2_000)) {
+		const seen: Seen =
+			lostAnswer.readFrom === 'refusal' ? { confirmed: await lostAnswer.confirm() } : { candidates: await lostAnswer.candidates() };
+		const shows = seen.confirmed !== undefined || (seen.candidates?.ids.some((id) => !(baseline ?? []).includes(id)) ?? false);
+		if (shows) {
+			await sleep(FACTS_AFTER_EFFECT_MS);
+			return lostAnswer.readFrom === 'refusal' ? seen : { candidates: await lostAnswer.candidates() };
+		}
+		if (Date.now() + pause > deadline) return seen;
+		await sleep(pause);
+	}
+}
+
+/**
+ * The retried run sent the attempt and its answer was lost: settled from the API's state and the baseline the
+ * attempt kept in n8n's store, by the one execution that claims it (a second reading would find the first one's
+ * questions recorded). Its conclusion is recorded for the other readers.
+ */
+async function settleRetriedRun(item: ItemContext, write: PaidWrite, attempt: number): Promise<AfterTaken> {
+	const { ctx, itemIndex, key, markers, records } = item;
+	const { lostAnswer } = write;
+	// Sent again: a refusal after this earlier send reads the state (the API keeps the effect).
+	if (lostAnswer.readFrom === 'refusal') return { next: true, refusalMeansDone: true };
+	if (lostAnswer.readFrom === 'nothing') throw mayHaveBeenApplied(ctx, itemIndex, undefined, false);
+	const settling = await markers.claimSettle(key, attempt);
+	if (settling === 'failed') throw storeDidNotAnswer(ctx, itemIndex);
+	if (settling === 'taken') throw mayHaveBeenApplied(ctx, itemIndex, undefined, false);
+	const settled = await lostAnswer.settle({ has: markers.baselineOf(key, attempt), claimed: records.claimedIds() });
+	if (settled !== undefined && 'applied' in settled) {
+		records.set(key, { state: 'applied', at: Date.now(), result: settled.applied });
+		await markers.recordApplied(key, attempt, idsOf(settled.applied));
+		return { done: repeated(settled.applied, undefined) };
+	}
+	if (settled === undefined) throw mayHaveBeenApplied(ctx, itemIndex, undefined, false);
+	await markers.recordReleased(key, attempt);
+	return { next: true, refusalMeansDone: false };
+}
