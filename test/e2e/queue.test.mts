@@ -40,6 +40,15 @@ type Json = Record<string, unknown>;
 const TRIGGER_NODE = 'On delivery event';
 /** Run QC Evaluation for the orders in a webhook's body: its failed execution is retried on a worker. */
 const QC_RETRY = itemsWorkflow('QueueRetryQc0001', 'Queue: QC on request', { resource: 'order', operation: 'runQcEvaluation', orderId: byId('={{ $json.orderId }}') });
+/** Run QC Evaluation with the Idempotency Key from the request: one key sent by two executions at once. */
+const QC_KEYED = itemsWorkflow('QueueKeyedQc0001', 'Queue: QC with an Idempotency Key', {
+	resource: 'order',
+	operation: 'runQcEvaluation',
+	orderId: byId('={{ $json.orderId }}'),
+	idempotencyKey: '={{ $json.eventId }}',
+});
+/** Keys each sent by two executions at once. */
+const KEYED_PAIRS = 20;
 /** Run by hand, as from the editor. */
 const MANUAL_WORKFLOW = stepsWorkflow('QueueManual00001', 'Queue: manual run', [ollang('Get credit wallet', 'creditWallet', 'get')]);
 
@@ -68,8 +77,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	const workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
 	let cookie: string;
 
-	const startWorker = async (index: number) => {
-		workers[index] = await startN8nWorker(n8n.dir, { env: n8n.env, onLine: (line) => workerLogs[index].push(line) });
+	const startWorker = async (index: number, concurrency?: number) => {
+		workers[index] = await startN8nWorker(n8n.dir, { env: n8n.env, onLine: (line) => workerLogs[index].push(line), ...(concurrency ? { concurrency } : {}) });
 	};
 	/** The worker that logged starting an execution (undefined when none did). */
 	const workerOf = (executionId: string): number | undefined => workerOfExecution(workerLogs, executionId);
@@ -107,8 +116,8 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const publicApi = { pendingOrderId, rerunOrderId, qcOrderId, revisionOrderId, translatorId: translator.id };
 		const webhooks = everyOperationWorkflows(fixtures, publicApi).map((workflow) => asWebhookWorkflow(workflow, 'queue'));
 		// The manual-run workflow too: one import (each n8n command is a start of n8n).
-		await n8n.importWorkflows([...webhooks.map(({ workflow }) => workflow), MANUAL_WORKFLOW, QC_RETRY.workflow]);
-		for (const { workflow } of [...webhooks, QC_RETRY]) await n8n.publish(workflow.id);
+		await n8n.importWorkflows([...webhooks.map(({ workflow }) => workflow), MANUAL_WORKFLOW, QC_RETRY.workflow, QC_KEYED.workflow]);
+		for (const { workflow } of [...webhooks, QC_RETRY, QC_KEYED]) await n8n.publish(workflow.id);
 		main = await n8n.start();
 		await Promise.all(workers.map((_, index) => startWorker(index)));
 		cookie = await signIn(main.url);
@@ -236,6 +245,59 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const worker = workerOf(execution!.id);
 		assert.notEqual(worker, undefined, `no worker logged retried execution ${execution!.id}; the main ran it`);
 		console.log(`queue mode retry: execution ${execution!.id} (retry of ${failed.id}) ran on worker ${worker! + 1}; evaluations per order ${perOrder.join(', ')}`);
+	});
+
+	it('one Idempotency Key sent by two executions at once on two workers (concurrency 1): applied once, the other execution returns its answer', async () => {
+		// Concurrency 1: the two executions of a pair cannot share a worker while both run.
+		await Promise.all(workers.map(async (worker) => await worker?.stop()));
+		await Promise.all(workers.map(async (_, index) => await startWorker(index, 1)));
+		const orderIds = (await sandbox.admin<Array<{ orderId: string }>>('POST', 'orders', { count: KEYED_PAIRS, type: 'subtitle', level: 0, status: 'completed', progress: false })).map((row) => row.orderId);
+		const send = async (orderId: string, eventId: string) =>
+			await callProductionWebhook(main!.url, QC_KEYED.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ orderId, eventId }] }) });
+		const finishedCount = async (count: number) =>
+			await waitFor(
+				`${count} finished executions of the keyed QC workflow`,
+				async () => {
+					const executions = await readExecutions(main!.url, cookie, QC_KEYED.workflow.id, { limit: 100 });
+					return executions.length === count && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? executions : undefined;
+				},
+				{ timeoutMs: 120_000, intervalMs: 500 },
+			);
+		const pairs: Array<{ orderId: string; executions: N8nExecution[] }> = [];
+		for (const [index, orderId] of orderIds.entries()) {
+			const answers = await Promise.all([send(orderId, `evt-pair-${index}`), send(orderId, `evt-pair-${index}`)]);
+			assert.deepEqual(answers.map((answer) => answer.status), [200, 200]);
+			const executions = await finishedCount(2 * (index + 1));
+			const known = new Set(pairs.flatMap((pair) => pair.executions.map((execution) => execution.id)));
+			pairs.push({ orderId, executions: executions.filter((execution) => !known.has(execution.id)) });
+		}
+
+		const ledger = await sandbox.admin<Array<{ kind: string; orderId: string }>>('GET', 'ledger');
+		const applied = orderIds.map((orderId) => ledger.filter((entry) => entry.kind === 'qcEvaluation' && entry.orderId === orderId).length);
+		const outcomes = { sent: 0, answeredWithTheWinnersEvalId: 0, inFlightError: 0, other: [] as string[] };
+		let onTwoWorkers = 0;
+		for (const { orderId, executions } of pairs) {
+			const outputs = executions.map((execution) => execution.data.resultData.runData.Ollang?.[0]?.data?.main[0]?.[0]?.json as Json | undefined);
+			const errors = executions.map((execution) => String(execution.data.resultData.error?.message ?? ''));
+			const sender = outputs.findIndex((json) => json !== undefined && json.alreadyApplied === undefined);
+			if (sender !== -1) outcomes.sent++;
+			const other = sender === -1 ? -1 : 1 - sender;
+			if (other !== -1 && outputs[other]?.alreadyApplied === true && outputs[other]?.evalId === outputs[sender]?.evalId) outcomes.answeredWithTheWinnersEvalId++;
+			else if (other !== -1 && /being sent by another execution/.test(errors[other])) outcomes.inFlightError++;
+			else outcomes.other.push(`${orderId}: ${JSON.stringify(outputs)} ${JSON.stringify(errors)}`);
+			const [first, second] = executions.map((execution) => workerOf(execution.id));
+			if (first !== undefined && second !== undefined && first !== second) onTwoWorkers++;
+		}
+		console.log(
+			`queue mode, one key from two executions at once: ${KEYED_PAIRS} keys; pairs on two workers ${onTwoWorkers}; ` +
+				`evaluations per key ${JSON.stringify(applied.reduce((counts, count) => ({ ...counts, [count]: (counts[count] ?? 0) + 1 }), {} as Record<number, number>))}; ` +
+				`sent ${outcomes.sent}, the other alreadyApplied with the sender's evalId ${outcomes.answeredWithTheWinnersEvalId}, in-flight error ${outcomes.inFlightError}`,
+		);
+		assert.deepEqual(applied, orderIds.map(() => 1), 'each key applied exactly once (the sandbox ledger)');
+		assert.deepEqual(outcomes.other, [], 'each pair: one sent, the other returned its answer or said it was in flight');
+		assert.ok(onTwoWorkers >= KEYED_PAIRS / 2, `only ${onTwoWorkers} of ${KEYED_PAIRS} pairs ran on two workers`);
+		await Promise.all(workers.map(async (worker) => await worker?.stop()));
+		await Promise.all(workers.map(async (_, index) => await startWorker(index)));
 	});
 
 	it('emits every delivery event exactly once while a worker is killed and started again', async () => {

@@ -26,14 +26,16 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	 * the row, and a second insert of the same row is refused. Off: each call is one step.
 	 */
 	raceLikeDatabase = false;
+	/** While racing, the time between a call's read and its write (ms): SQLite's or PostgreSQL's round trips. */
+	raceDelayMs: () => number = () => 10;
 
 	/** The row as the call read it, and how to write its copy back as n8n's database would. */
 	private async readRow(key: string): Promise<{ existed: boolean; row: string[]; write: () => void }> {
 		const existed = this.entries.has(key);
 		const row = [...(this.entries.get(key) ?? [])];
 		if (!this.raceLikeDatabase) return { existed, row, write: () => this.entries.set(key, row) };
-		// Between the read and the write: SQLite's round trips on a busy machine.
-		await new Promise((resolve) => setTimeout(resolve, 10));
+		// Between the read and the write: the database's round trips on a busy machine.
+		await new Promise((resolve) => setTimeout(resolve, this.raceDelayMs()));
 		return {
 			existed,
 			row,
@@ -90,6 +92,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	/** Forgets everything (a fresh n8n database). */
 	clear(): void {
 		this.raceLikeDatabase = false;
+		this.raceDelayMs = () => 10;
 		this.entries.clear();
 		this.calls.length = 0;
 	}

@@ -50,6 +50,8 @@ export interface RunOptions {
 	retryOnFail?: number;
 	/** n8n's Retry of this failed run (mode 'retry'), with the static data given (saved or original workflow). */
 	retryOf?: Run;
+	/** Another process's copy of the node (test/harness/secondProcess.cts); default: this process's. */
+	nodeTypeName?: string;
 }
 
 export interface Run extends RunNodeResult {
@@ -68,6 +70,7 @@ export async function run(sandbox: Sandbox, parameters: INodeParameters, options
 		typeVersion: options.typeVersion,
 		staticData: options.staticData,
 		mode: options.mode,
+		...(options.nodeTypeName ? { nodeTypeName: options.nodeTypeName } : {}),
 		...(options.retryOnFail ? { retryOnFail: { maxTries: options.retryOnFail } } : {}),
 		...(options.retryOf ? { retryOf: options.retryOf.run } : {}),
 	});

@@ -6,6 +6,10 @@
 // - alreadyApplied appears only where this item's own action applied, with that action's ids;
 // - "not sent" was not sent; "may have been applied" only where a request of that item may have been applied;
 // - after a Retry, every item is applied once or stopped with a way forward for that item.
+// Across processes: each run is drawn to one of two processes (the node loaded twice, each copy with its own
+// module state: test/harness/secondProcess.cts) sharing one store that races as n8n's database does (read, a drawn
+// delay, write back; a second first insert refused); two executions at once whose static data overwrite each other
+// are followed by the same key again; an Auto QC evaluation may appear between the first run and the next.
 // OLLANG_WRITE_SCHEDULES=5000 runs a longer round (the note's figures); npm test runs SCHEDULES below, by a fixed seed so CI
 // replays the same ones (OLLANG_WRITE_SEED draws others or replays a failure).
 import fc from 'fast-check';
@@ -17,6 +21,7 @@ import type { OllangOperation } from '../../nodes/Ollang/actions/node.type';
 import { ACTIONS, READS_BEFORE_SENDING } from '../reliability/operations.cts';
 import type { OperationCase } from '../reliability/operations.cts';
 import { call } from '../sandbox/helpers.cts';
+import { secondProcessNodeType } from '../harness/secondProcess.cts';
 import { run, useSandbox } from './setup.cts';
 import type { Run, RunOptions } from './setup.cts';
 
@@ -32,7 +37,7 @@ function kindOf(name: string): OllangOperation['kind'] {
 const HAS_BASELINE = new Set([...READS_BEFORE_SENDING, 'order.runQcEvaluation']);
 
 const FAULTS = ['baselineRead', 'refused', 'lostAnswer', 'timeout', 'processStopped', 'storeFails', 'storeLosesWrite'] as const;
-const NEXT = ['nothing', 'retrySaved', 'retryOriginal', 'retryOnFail', 'newExecution', 'sameKeyElsewhere', 'twoAtOnce'] as const;
+const NEXT = ['nothing', 'retrySaved', 'retryOriginal', 'retryOnFail', 'newExecution', 'sameKeyElsewhere', 'twoAtOnce', 'overlapThenAgain'] as const;
 type Fault = (typeof FAULTS)[number];
 type Next = (typeof NEXT)[number];
 
@@ -43,6 +48,12 @@ interface Schedule {
 	fault: Fault;
 	next: Next;
 	keyed: boolean;
+	/** The process each run goes to: the first run, then the next step's runs (0: this one, 1: the other). */
+	processes: [number, number, number];
+	/** The store races as n8n's database does, each call's read-to-write delay drawn from this seed (0-20 ms). */
+	race: { seed: number } | undefined;
+	/** Run QC Evaluation: the faulted item's order AI-delivers again with Auto QC between the first run and the next. */
+	autoQcMeanwhile: boolean;
 }
 
 const scheduleArb: fc.Arbitrary<Schedule> = fc
@@ -53,6 +64,9 @@ const scheduleArb: fc.Arbitrary<Schedule> = fc
 		fault: fc.constantFrom(...FAULTS),
 		next: fc.constantFrom(...NEXT),
 		keyed: fc.boolean(),
+		processes: fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })),
+		race: fc.option(fc.record({ seed: fc.integer({ min: 1, max: 2 ** 30 }) }), { nil: undefined }),
+		autoQcMeanwhile: fc.boolean(),
 	})
 	.filter((s) => s.fault !== 'baselineRead' || HAS_BASELINE.has(s.operation))
 	// The one limit (docs/retries.md): n8n's store losing a write while the run's static data is not carried over
@@ -62,11 +76,38 @@ const scheduleArb: fc.Arbitrary<Schedule> = fc
 		...s,
 		faultItem: Math.min(s.faultItem, s.items - 1),
 		// A new execution on purpose carries no key; the same key elsewhere, or two at once, carry one.
-		keyed: s.next === 'newExecution' ? false : s.next === 'sameKeyElsewhere' || s.next === 'twoAtOnce' ? true : s.keyed,
-	}));
+		keyed: s.next === 'newExecution' ? false : ['sameKeyElsewhere', 'twoAtOnce', 'overlapThenAgain'].includes(s.next) ? true : s.keyed,
+		autoQcMeanwhile: s.autoQcMeanwhile && s.operation === 'order.runQcEvaluation',
+	}))
+	// The store losing a write and two executions from one saved copy: the stated limit, as above.
+	.filter((s) => !(s.fault === 'storeLosesWrite' && s.next === 'overlapThenAgain'));
 
 const describeSchedule = (s: Schedule) =>
-	`${s.operation}, ${s.items} item(s), item ${s.faultItem}: ${s.fault}; then ${s.next}${s.keyed ? ' (Idempotency Key)' : ''}`;
+	`${s.operation}, ${s.items} item(s), item ${s.faultItem}: ${s.fault}; then ${s.next}${s.keyed ? ' (Idempotency Key)' : ''}; ` +
+	`processes ${s.processes.join(',')}${s.race ? `; the store racing (seed ${s.race.seed})` : ''}${s.autoQcMeanwhile ? '; an Auto QC evaluation meanwhile' : ''}`;
+
+/** A seeded source of the store's read-to-write delays (mulberry32). */
+function delays(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * 21);
+	};
+}
+
+/** The order AI-delivers again on an account with Auto QC: a new delivery event and, with it, a new evaluation. */
+let autoQcEvaluations = 0;
+function autoQcEvaluation(orderId: string): string {
+	const order = sandbox().state.orders.get(orderId)!;
+	const now = sandbox().clock.now().toISOString();
+	const id = `autoqc${++autoQcEvaluations}`;
+	order.deliveryEvents.push({ type: 'ai_delivered', occurredAt: now, actorType: 'ai', actorId: 'ai-pipeline' });
+	order.latestEvaluation = { id, orderId, createdAt: now, isLoading: false, textSummary: 'Auto QC', scores: [], segmentEvals: [] };
+	return id;
+}
 
 const operationCase = (name: string): OperationCase => ACTIONS.find((action) => action.name === name)!;
 const saved = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
@@ -171,9 +212,9 @@ async function runSchedule(s: Schedule): Promise<string[]> {
 	const preExisting = new Set(items.map((item) => String(sandbox().state.orders.get(String(item.json.orderId))?.latestEvaluation?.id)));
 	const base = applied();
 	const outcomes: Outcome[] = [];
-	const execute = async (label: string, options: RunOptions): Promise<Run> => {
+	const execute = async (label: string, options: RunOptions, process = 0): Promise<Run> => {
 		const before = applied();
-		const result = await run(sandbox(), parameters, { items, ...options });
+		const result = await run(sandbox(), parameters, { items, ...options, ...(process === 1 ? { nodeTypeName: secondProcessNodeType() } : {}) });
 		outcomes.push({ label, result, before, after: applied() });
 		return result;
 	};
@@ -183,45 +224,64 @@ async function runSchedule(s: Schedule): Promise<string[]> {
 	const original: IDataObject = {};
 	const staticData = saved(original);
 	for (const rule of faultRules(s, counts)) sandbox().faults.add(rule);
+	deduplicationStore.raceLikeDatabase = s.race !== undefined;
+	if (s.race) deduplicationStore.raceDelayMs = delays(s.race.seed);
 	const repair = breakStore(s.fault);
+	const [firstProcess, nextProcess, otherProcess] = s.processes;
 	let first: Run;
 	try {
-		first = await execute('first run', { mode: 'webhook', staticData, ...(s.next === 'retryOnFail' ? { retryOnFail: 2 } : {}) });
+		first = await execute('first run', { mode: 'webhook', staticData, ...(s.next === 'retryOnFail' ? { retryOnFail: 2 } : {}) }, firstProcess);
 	} finally {
 		repair();
 		sandbox().faults.clear();
 	}
+	const autoQc = s.autoQcMeanwhile ? new Set([autoQcEvaluation(String(items[s.faultItem].json.orderId))]) : new Set<string>();
 	// A process stopped before n8n saved the run: its static data is the one from before.
 	const kept = s.fault === 'processStopped' ? saved(original) : saved(staticData);
 	const failed = first.error !== undefined;
 	let intents = 1;
 	switch (s.next) {
 		case 'retrySaved':
-			if (failed) await execute("n8n's Retry (saved workflow)", { retryOf: first, staticData: kept });
+			if (failed) await execute("n8n's Retry (saved workflow)", { retryOf: first, staticData: kept }, nextProcess);
 			break;
 		case 'retryOriginal':
-			if (failed) await execute("n8n's Retry (original workflow)", { retryOf: first, staticData: saved(original) });
+			if (failed) await execute("n8n's Retry (original workflow)", { retryOf: first, staticData: saved(original) }, nextProcess);
 			break;
 		case 'newExecution':
 			sandbox().clock.advance(7 * 24 * 60);
-			await execute('a new execution', { mode: 'webhook', staticData: kept });
+			await execute('a new execution', { mode: 'webhook', staticData: kept }, nextProcess);
 			intents = 2;
 			break;
 		case 'sameKeyElsewhere':
-			await execute('the same keys in another execution', { mode: 'webhook', staticData: kept });
+			await execute('the same keys in another execution', { mode: 'webhook', staticData: kept }, nextProcess);
 			break;
 		case 'twoAtOnce':
 			await Promise.all([
-				execute('two executions at once (a)', { mode: 'webhook', staticData: saved(kept) }),
-				execute('two executions at once (b)', { mode: 'webhook', staticData: saved(kept) }),
+				execute('two executions at once (a)', { mode: 'webhook', staticData: saved(kept) }, nextProcess),
+				execute('two executions at once (b)', { mode: 'webhook', staticData: saved(kept) }, otherProcess),
 			]);
 			break;
+		case 'overlapThenAgain': {
+			// n8n saves each execution's static data by overwriting the workflow's: the one that ends last is kept, and
+			// the other's records are gone. Then the same keys again, from what was kept.
+			const copies = [saved(kept), saved(kept)];
+			const ended: number[] = [];
+			await Promise.all(
+				[nextProcess, otherProcess].map(async (process, index) => {
+					await execute(`two executions at once (${index === 0 ? 'a' : 'b'})`, { mode: 'webhook', staticData: copies[index] }, process);
+					ended.push(index);
+				}),
+			);
+			await execute('the same keys again, after both saved', { mode: 'webhook', staticData: saved(copies[ended[1]]) }, firstProcess);
+			break;
+		}
 		default:
 			break;
 	}
+	deduplicationStore.raceLikeDatabase = false;
 	const delta = applied().map((count, index) => count - base[index]);
 	lastSummary = summarize(delta, outcomes);
-	return check(s, items, delta, outcomes, intents, preExisting, failed);
+	return check(s, items, delta, outcomes, intents, new Set([...preExisting, ...autoQc]), failed);
 }
 
 /** What was applied and what each run reported: a row of the note's before/after table. */
@@ -244,7 +304,7 @@ function check(
 	applied: number[],
 	outcomes: Outcome[],
 	intents: number,
-	preExisting: Set<string>,
+	othersEvaluations: Set<string>,
 	firstFailed: boolean,
 ): string[] {
 	const violations: string[] = [];
@@ -260,8 +320,8 @@ function check(
 				violations.push(`${label}: item ${index} alreadyApplied, but the ledger shows its action never applied`);
 			}
 			// Where two records alike cannot be told apart, the output names no id rather than a wrong one.
-			if (s.operation === 'order.runQcEvaluation' && preExisting.has(String(json.evalId))) {
-				violations.push(`${label}: item ${index} alreadyApplied with an earlier evaluation's evalId ${String(json.evalId)}`);
+			if (s.operation === 'order.runQcEvaluation' && othersEvaluations.has(String(json.evalId))) {
+				violations.push(`${label}: item ${index} alreadyApplied with an evaluation it did not start (earlier, or Auto QC's): ${String(json.evalId)}`);
 			}
 		});
 		const failure = failureOf(result);
@@ -282,7 +342,7 @@ function check(
 	}
 	// After a Retry (or the same key again): every item applied once, or stopped with a way forward for it.
 	const last = outcomes[outcomes.length - 1];
-	if (outcomes.length > 1 && intents === 1 && firstFailed && !s.next.startsWith('two')) {
+	if (outcomes.length > 1 && intents === 1 && firstFailed && s.next !== 'twoAtOnce') {
 		const failure = failureOf(last.result);
 		items.forEach((_item, index) => {
 			if (applied[index] === 1) return;
@@ -307,7 +367,7 @@ describe('write-once protocol against generated faults', () => {
 				for (const fault of FAULTS) {
 					if (fault === 'baselineRead' && !HAS_BASELINE.has(operation)) continue;
 					for (const next of TABLE_NEXT) {
-						const s: Schedule = { operation, items: 3, faultItem: 1, fault, next, keyed: next === 'sameKeyElsewhere' };
+						const s: Schedule = { operation, items: 3, faultItem: 1, fault, next, keyed: next === 'sameKeyElsewhere', processes: [0, 0, 0], race: undefined, autoQcMeanwhile: false };
 						const found = await runSchedule(s);
 						rows.push(`| ${operation} | ${fault} | ${next} | ${lastSummary} | ${found.length === 0 ? 'holds' : found.join('; ')} |`);
 					}

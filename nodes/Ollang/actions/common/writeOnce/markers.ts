@@ -16,8 +16,8 @@ import { hash } from './keys';
 // - `K|a<n>|settle`, claimed, and `K|a<n>|based`, `K|a<n>|base:<token>`: the baseline read before sending, read by
 //   the one execution that settles a lost answer of that attempt.
 
-/** Executions that can read one attempt's outcome (the other execution of a pair, retries); a fourth stops. */
-export const READERS = 3;
+/** Reads of one attempt's outcome (the other execution of a pair looks twice at most; retries once); a fifth stops. */
+export const READERS = 4;
 /** Sends of one item after sends settled as not applied: a fifth stops with a way forward. */
 export const ATTEMPTS = 4;
 /** At most this many baseline tokens are kept in the store (a listing's ids); a longer baseline lives in static data only. */

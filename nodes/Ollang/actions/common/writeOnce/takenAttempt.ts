@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { READ_BACK_AFTER_MS } from '../../../../shared/readBack';
+
 import type { StoreMarkers } from './markers';
 import type { StaticRecords } from './records';
 import { idsOf } from './records';
@@ -15,12 +17,15 @@ import type { Candidates, PaidWrite, WriteResult } from './types';
 // - nothing yet: the sender has not finished (or died). In a Retry the attempt is the retried run's, which is over: its
 //   lost answer is settled from the baseline it kept (by one execution only). Elsewhere the item stops, saying so.
 
-/** How long an execution waits for another's send of the same item to show in the API. */
+/** How long an execution waits, in all, for another's send of the same item to end. */
 export const WAIT_FOR_OTHER_MS = 15_000;
-/** After the effect shows, the sender records its facts: a moment for them to land. */
-const FACTS_AFTER_EFFECT_MS = 750;
-/** Where the API shows nothing of the action: how long the sender is given before its facts are read. */
-const WAIT_UNSEEN_MS = 3_000;
+/**
+ * The sender records its facts within a store call and a read-back of the effect showing; with nothing to see (the
+ * effect came before this execution's baseline, or the API shows nothing of the action) facts are read after a
+ * quiet while, and again, in a second slot, at the end of the wait. Multiples of the claim's read-back: the store's pace.
+ */
+const FACTS_AFTER_EFFECT_MS = 3 * READ_BACK_AFTER_MS;
+const QUIET_MS = 8 * READ_BACK_AFTER_MS;
 
 export interface ItemContext {
 	ctx: IExecuteFunctions;
@@ -38,21 +43,31 @@ export interface ItemContext {
 export type AfterTaken = { done: WriteResult } | { next: true; refusalMeansDone: boolean };
 
 export async function readTakenAttempt(item: ItemContext, write: PaidWrite, attempt: number, baseline: string[] | undefined): Promise<AfterTaken> {
+	const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+	// A Retry reads at once (the retried run is over); another execution's send is waited for, in two looks at most.
+	for (let look = 0; look < (item.isRetry ? 1 : 2); look++) {
+		const seen = item.isRetry ? await lookOnce(write) : await waitForEffect(write, baseline, look === 0 ? Date.now() + QUIET_MS : deadline);
+		const facts = await readFacts(item, attempt, seen);
+		if ('applied' in facts) {
+			const answer = seen.confirmed ?? (seen.candidates !== undefined && facts.made.length > 0 ? await seen.candidates.output(facts.made) : (write.identity ?? {}));
+			item.records.set(item.key, { state: 'applied', at: Date.now(), result: answer });
+			return { done: repeated(answer, undefined) };
+		}
+		if ('released' in facts) return { next: true, refusalMeansDone: false };
+	}
+	if (!item.isRetry) throw sentElsewhere(item.ctx, item.itemIndex);
+	return await settleRetriedRun(item, write, attempt);
+}
+
+/** The facts of the attempt, in a reader slot of this execution's own. */
+async function readFacts(item: ItemContext, attempt: number, seen: Seen) {
 	const { ctx, itemIndex, key, markers } = item;
 	const slot = await markers.claimReader(key, attempt);
 	if (slot === 'failed') throw storeDidNotAnswer(ctx, itemIndex);
 	if (slot === undefined) throw mayHaveBeenApplied(ctx, itemIndex, undefined, item.keyed && !item.isRetry);
-	const seen = item.isRetry ? await lookOnce(write) : await waitForEffect(write, baseline);
 	const facts = await markers.readFacts(key, attempt, slot, seen.candidates?.ids.slice(0, 50) ?? []);
 	if (facts === undefined) throw storeDidNotAnswer(ctx, itemIndex);
-	if ('applied' in facts) {
-		const answer = seen.confirmed ?? (seen.candidates !== undefined && facts.made.length > 0 ? await seen.candidates.output(facts.made) : (write.identity ?? {}));
-		item.records.set(key, { state: 'applied', at: Date.now(), result: answer });
-		return { done: repeated(answer, undefined) };
-	}
-	if ('released' in facts) return { next: true, refusalMeansDone: false };
-	if (!item.isRetry) throw sentElsewhere(ctx, itemIndex);
-	return await settleRetriedRun(item, write, attempt);
+	return facts;
 }
 
 interface Seen {
@@ -65,22 +80,22 @@ interface Seen {
 async function lookOnce(write: PaidWrite): Promise<Seen> {
 	const { lostAnswer } = write;
 	if (lostAnswer.readFrom === 'state' || lostAnswer.readFrom === 'listing') return { candidates: await lostAnswer.candidates() };
+	if (lostAnswer.readFrom === 'refusal') return { confirmed: await lostAnswer.confirm() };
 	return {};
 }
 
 /**
- * Waits, at most WAIT_FOR_OTHER_MS, until the other execution's send shows in the API: something not in this
- * execution's own baseline (state, listing), the state a refused repeat would confirm; or a fixed while where the
- * API shows nothing of it.
+ * Waits, until `until`, for the other execution's send to show in the API: something not in this execution's own
+ * baseline (state, listing), or the state a refused repeat would confirm; where the API shows nothing of it, the
+ * whole while.
  */
-async function waitForEffect(write: PaidWrite, baseline: string[] | undefined): Promise<Seen> {
+async function waitForEffect(write: PaidWrite, baseline: string[] | undefined, until: number): Promise<Seen> {
 	const { lostAnswer } = write;
 	if (lostAnswer.readFrom === 'nothing') {
-		await sleep(WAIT_UNSEEN_MS);
+		await sleep(Math.max(0, until - Date.now()));
 		return {};
 	}
-	const deadline = Date.now() + WAIT_FOR_OTHER_MS;
-	for (let pause = 250; ; pause = Math.min(pause * 2, 2_000)) {
+	for (let pause = READ_BACK_AFTER_MS; ; pause = Math.min(pause * 2, 2_000)) {
 		const seen: Seen =
 			lostAnswer.readFrom === 'refusal' ? { confirmed: await lostAnswer.confirm() } : { candidates: await lostAnswer.candidates() };
 		const shows = seen.confirmed !== undefined || (seen.candidates?.ids.some((id) => !(baseline ?? []).includes(id)) ?? false);
@@ -88,7 +103,7 @@ async function waitForEffect(write: PaidWrite, baseline: string[] | undefined): 
 			await sleep(FACTS_AFTER_EFFECT_MS);
 			return lostAnswer.readFrom === 'refusal' ? seen : { candidates: await lostAnswer.candidates() };
 		}
-		if (Date.now() + pause > deadline) return seen;
+		if (Date.now() + pause > until) return seen;
 		await sleep(pause);
 	}
 }
