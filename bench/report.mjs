@@ -3,6 +3,7 @@
 
 import { burstsDetails, burstsSection } from './bursts-report.mjs';
 import { pushDetails, pushSection } from './push-report.mjs';
+import { writeOnceDetails, writeOnceSection } from './write-once.mjs';
 
 export function median(values) {
 	const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
@@ -492,11 +493,13 @@ const SECTION_BUILDERS = {
 	push: pushSection,
 	download: downloadSection,
 	bursts: burstsSection,
+	writeOnce: writeOnceSection,
 };
 
 function runDetails(result) {
 	if (result.perOrder) return pushDetails(result);
 	if (result.key === 'bursts') return burstsDetails(result);
+	if (result.key === 'writeOnce') return writeOnceDetails(result);
 	if (result.modes) {
 		return result.modes.map((mode) => `- ${mode.mode}: ${Math.round(mode.wallMs)} ms, ${JSON.stringify(mode.byStatus)}, ${mode.requests} req${mode.perWorker ? `, per worker ${mode.perWorker.join('/')}` : ''}`).join('\n');
 	}

@@ -9,7 +9,7 @@
 //
 //   npm run bench [-- --only consumption,memory --rounds 3 --latency 25]
 //
-// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push, download, bursts); --rounds overrides every
+// --only runs some scenarios (consumption, memory, content, xlsx, trigger, perItem, scale, queue, push, download, bursts, writeOnce); --rounds overrides every
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
@@ -49,6 +49,7 @@ import { burstsSmokeProblems } from './bursts-report.mjs';
 import { runPushScenario } from './push.mjs';
 import { pushSmokeProblems } from './push-report.mjs';
 import { runQueueScenario } from './queue.mjs';
+import { runWriteOnceScenario, writeOnceSmokeProblems } from './write-once.mjs';
 import { formatReport } from './report.mjs';
 import { NODE, buildWorkflows } from './workflows.mjs';
 
@@ -120,7 +121,7 @@ function perItemConcurrencies(limits) {
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
 /** Every scenario's key, in the order of the results. */
-const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'download', 'bursts'];
+const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'download', 'bursts', 'writeOnce'];
 
 function buildScenarios(limits) {
 	const units = SIZES.unitCount.toLocaleString('en-US');
@@ -263,6 +264,14 @@ function buildScenarios(limits) {
 			// round of sends waits until the minute of the one before has passed (bench/bursts.mjs, untilRoundGap).
 			sustained: SMOKE ? { topologies: ['main'], rates: [2], seconds: 3 } : { topologies: ['main'], rates: [1, 2, 4], seconds: 60 },
 			roundGapMs: SMOKE ? 0 : 61_000,
+		},
+		{
+			key: 'writeOnce',
+			title: `12. Write-once: what a paid item costs in n8n's store and in time, ${SMOKE ? 50 : 1000} items remembered`,
+			// bench/write-once.mjs: in-process (n8n-core's engine, the in-process sandbox), no n8n server.
+			standalone: true,
+			items: SMOKE ? 2 : 20,
+			remembered: SMOKE ? 50 : 1000,
 		},
 	];
 }
@@ -614,8 +623,8 @@ function smokeProblems(selected, results, expectItems) {
 			}
 			continue;
 		}
-		if (scenario.key === 'push' || scenario.key === 'bursts') {
-			const own = scenario.key === 'push' ? pushSmokeProblems(result) : burstsSmokeProblems(result);
+		if (scenario.key === 'push' || scenario.key === 'bursts' || scenario.key === 'writeOnce') {
+			const own = { push: pushSmokeProblems, bursts: burstsSmokeProblems, writeOnce: writeOnceSmokeProblems }[scenario.key](result);
 			checks += own.checks;
 			problems.push(...own.problems);
 			continue;
@@ -730,7 +739,7 @@ async function main() {
 		}
 	}
 	for (const scenario of selected.filter((entry) => entry.inProcess)) results.push(await runTriggerScenario(runtime, scenario));
-	const standalone = { push: runPushScenario, bursts: runBurstsScenario };
+	const standalone = { push: runPushScenario, bursts: runBurstsScenario, writeOnce: runWriteOnceScenario };
 	for (const scenario of selected.filter((entry) => entry.standalone)) results.push(await standalone[scenario.key]({ userFolder, latencyMs: LATENCY_MS, sandboxCall }, scenario));
 
 	results.sort((a, b) => SCENARIO_KEYS.indexOf(a.key) - SCENARIO_KEYS.indexOf(b.key));

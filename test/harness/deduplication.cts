@@ -55,12 +55,14 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		if (options.mode !== 'entries') throw new Error(`The harness's deduplication store keeps entries only, not ${options.mode}`);
 		const { row: stored, write } = await this.readRow(contextKey(scope, contextData));
 		const output: IDeduplicationOutput = { new: [], processed: [] };
+		const present = new Set(stored);
 		for (const item of items) {
 			const value = String(item);
-			if (stored.includes(value)) output.processed.push(item);
+			if (present.has(value)) output.processed.push(item);
 			else {
 				output.new.push(item);
 				stored.push(value);
+				present.add(value);
 			}
 		}
 		if (options.maxEntries) stored.splice(0, Math.max(0, stored.length - options.maxEntries));

@@ -221,6 +221,8 @@ async function runSchedule(s: Schedule): Promise<string[]> {
 
 	sandbox().faults.clear();
 	sandbox().requests.reset();
+	// Each schedule is a workflow of its own: its node's row in n8n's store starts empty.
+	deduplicationStore.clear();
 	const original: IDataObject = {};
 	const staticData = saved(original);
 	for (const rule of faultRules(s, counts)) sandbox().faults.add(rule);
@@ -379,12 +381,15 @@ describe('write-once protocol against generated faults', () => {
 	}
 
 	const tally = new Map<string, number>();
+	/** The slowest schedules (a wait for another execution's send shows here). */
+	const slowest: Array<{ ms: number; schedule: string }> = [];
 	const survey = new Set<string>();
 
 	afterAll(() => {
 		const lines = [...tally.entries()].sort().map(([key, count]) => `  ${key}: ${count}`);
 		console.log(`schedules per operation and fault:\n${lines.join('\n')}`);
 		if (survey.size > 0) console.log(`violations by kind:\n  ${[...survey].sort().join('\n  ')}`);
+		console.log(`slowest schedules:\n  ${slowest.map(({ ms, schedule }) => `${ms} ms: ${schedule}`).join('\n  ')}`);
 	});
 
 	it(`holds for ${SCHEDULES} schedules`, async () => {
@@ -398,7 +403,10 @@ describe('write-once protocol against generated faults', () => {
 					schedules++;
 					const key = `${s.operation} × ${s.fault}`;
 					tally.set(key, (tally.get(key) ?? 0) + 1);
+					const started = Date.now();
 					const found = await runSchedule(s);
+					slowest.push({ ms: Date.now() - started, schedule: describeSchedule(s) });
+					slowest.sort((a, b) => b.ms - a.ms).splice(5);
 					if (found.length > 0) {
 						violations++;
 						// A survey of today's code: every violation, by kind, without stopping at the first.
