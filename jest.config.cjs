@@ -9,7 +9,7 @@ module.exports = {
 	transform: {
 		'^.+\\.c?ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
 	},
-	// A claim's read-back waits for the harness's store, not n8n's database (test/harness/readBack.cts).
-	moduleNameMapper: { '^(.*)/shared/readBack$': '<rootDir>/test/harness/readBack.cts' },
+	// A claim's read-back waits for the harness's store, not n8n's database (test/harness/waits.cts).
+	moduleNameMapper: { '^(\\./|.*/shared/)waits$': '<rootDir>/test/harness/waits.cts' },
 	testTimeout: 60000,
 };

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { MAX_REMEMBERED } from '../nodes/Ollang/actions/common/writeOnce';
 import { NAMES_PER_ITEM } from '../nodes/Ollang/actions/common/writeOnce/markers';
-import { READ_BACK_AFTER_MS } from '../nodes/shared/readBack';
+import { READ_BACK_AFTER_MS } from '../nodes/shared/waits';
 import { startSandbox } from '../sandbox/index.cts';
 import type { Sandbox } from '../sandbox/index.cts';
 import { runNode } from '../test/harness/engine.cts';

@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { Store } from './deduplicationStore';
 import { checkAndRecord } from './deduplicationStore';
-import { READ_BACK_AFTER_MS } from './readBack';
+import { READ_BACK_AFTER_MS } from './waits';
 
 // "Exactly one of several processes goes ahead", on n8n's deduplication store: the one primitive both nodes use
 // (the callback trigger: which execution emits a completion; write-once: which execution sends an attempt of a paid

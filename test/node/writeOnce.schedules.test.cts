@@ -26,7 +26,7 @@ import { run, useSandbox } from './setup.cts';
 import type { Run, RunOptions } from './setup.cts';
 
 const sandbox = useSandbox();
-const SCHEDULES = Number(process.env.OLLANG_WRITE_SCHEDULES ?? 240);
+const SCHEDULES = Number(process.env.OLLANG_WRITE_SCHEDULES ?? 160);
 
 /** Every paid write (the router's kind) whose applications the sandbox counts (a delete cannot apply twice). */
 const PAID = ACTIONS.filter((action) => kindOf(action.name) === 'paidWrite' && action.applied !== undefined).map((action) => action.name);

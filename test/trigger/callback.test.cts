@@ -8,7 +8,7 @@ import { call } from '../sandbox/helpers.cts';
 import { Container, deduplicationStore } from '../harness/runtime.cts';
 import { dirname } from 'node:path';
 import { READS_IN_FLIGHT, READS_PER_MINUTE } from '../../nodes/OllangCallbackTrigger/admission';
-import { READ_BACK_AFTER_MS } from '../../nodes/shared/readBack';
+import { READ_BACK_AFTER_MS } from '../../nodes/shared/waits';
 
 // n8n-core's copy of @n8n/backend-common holds the Logger a node's `this.logger` writes to.
 const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [dirname(require.resolve('n8n-core'))] })) as {

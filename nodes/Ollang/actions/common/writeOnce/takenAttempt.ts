@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { READ_BACK_AFTER_MS } from '../../../../shared/readBack';
+import { OTHER_SEND_WAIT_MS, READ_BACK_AFTER_MS } from '../../../../shared/waits';
 
 import type { StoreMarkers } from './markers';
 import type { StaticRecords } from './records';
@@ -17,8 +17,6 @@ import type { Candidates, PaidWrite, WriteResult } from './types';
 // - nothing yet: the sender has not finished (or died). In a Retry the attempt is the retried run's, which is over: its
 //   lost answer is settled from the baseline it kept (by one execution only). Elsewhere the item stops, saying so.
 
-/** How long an execution waits, in all, for another's send of the same item to end. */
-export const WAIT_FOR_OTHER_MS = 15_000;
 /**
  * The sender records its facts within a store call and a read-back of the effect showing; with nothing to see (the
  * effect came before this execution's baseline, or the API shows nothing of the action) facts are read after a
@@ -43,7 +41,7 @@ export interface ItemContext {
 export type AfterTaken = { done: WriteResult } | { next: true; refusalMeansDone: boolean };
 
 export async function readTakenAttempt(item: ItemContext, write: PaidWrite, attempt: number, baseline: string[] | undefined): Promise<AfterTaken> {
-	const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+	const deadline = Date.now() + OTHER_SEND_WAIT_MS;
 	// A Retry reads at once (the retried run is over); another execution's send is waited for, in two looks at most.
 	for (let look = 0; look < (item.isRetry ? 1 : 2); look++) {
 		const seen = item.isRetry ? await lookOnce(write) : await waitForEffect(write, baseline, look === 0 ? Date.now() + QUIET_MS : deadline);

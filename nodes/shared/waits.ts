@@ -1,0 +1,16 @@
+// How long the nodes wait for other n8n processes. Their own module, so that a test whose store and API answer in
+// milliseconds can shorten them (jest.config.cjs maps this module to test/harness/waits.cts).
+
+/**
+ * How long a claim's read-back waits (nodes/shared/claim.ts): longer than one store call of another process takes,
+ * on a loaded machine (a worker's copy of the row was seen landing a few hundred milliseconds after it was read).
+ * Every claim and lasting fact waits this long once: it delays a paid item, and the workflow after the callback
+ * trigger, by about this much.
+ */
+export const READ_BACK_AFTER_MS = 250;
+
+/**
+ * How long a paid item waits, in all, for another execution's send of the same item to end (its answer is then
+ * this item's): a paid request's own time at the API, with room.
+ */
+export const OTHER_SEND_WAIT_MS = 15_000;
