@@ -1,4 +1,5 @@
 // Scenario 11's figures (bench/bursts.mjs): its section of the report, its run details, and what the smoke checks.
+import { smokeChecks } from './smoke-checks.mjs';
 import { median } from './bursts.mjs';
 
 const seconds = (ms) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : 'n/a');
@@ -59,12 +60,7 @@ export function burstsDetails(result) {
 
 /** What the smoke fails on: a delivery without an outcome, a completion emitted twice, one lost despite the default retries. */
 export function burstsSmokeProblems(result) {
-	const problems = [];
-	let checks = 0;
-	const check = (ok, problem) => {
-		checks++;
-		if (!ok) problems.push(`bursts: ${problem}`);
-	};
+	const { check, result: checked } = smokeChecks('bursts');
 	for (const topology of result.topologies) {
 		for (const burst of topology.bursts) {
 			const where = `${topology.topology}, burst of ${burst.size} (${burst.retries})`;
@@ -79,5 +75,5 @@ export function burstsSmokeProblems(result) {
 		}
 		if (topology.sustained) check(topology.sustained.steps.length > 0 && topology.sustained.steps.every((step) => step.deliveries > 0), `${topology.topology}: no sustained step ran`);
 	}
-	return { checks, problems };
+	return checked();
 }

@@ -1,5 +1,6 @@
 // Scenario 9's figures (bench/push.mjs): latency per order and per trigger, requests per hour, the callbacks sent;
 // its section of the report, its run details, and what the smoke checks.
+import { smokeChecks } from './smoke-checks.mjs';
 
 const HOUR_MS = 3_600_000;
 
@@ -112,12 +113,7 @@ export function pushDetails(result) {
 
 /** What the smoke fails on: an order either trigger missed or emitted twice, a latency that is not one, failed requests. */
 export function pushSmokeProblems(result) {
-	const problems = [];
-	let checks = 0;
-	const check = (ok, problem) => {
-		checks++;
-		if (!ok) problems.push(`push: ${problem}`);
-	};
+	const { check, result: checked } = smokeChecks('push');
 	check(result.orders > 0, 'no order completed');
 	for (const [side, figures] of [['push', result.push], ['poll', result.poll]]) {
 		check(figures.missed === 0 && figures.duplicated === 0, `${side}: ${result.orders} orders completed, ${figures.missed} missed, ${figures.duplicated} emitted twice`);
@@ -128,5 +124,5 @@ export function pushSmokeProblems(result) {
 	// One confirming Get Order per completion: the callbacks were confirmed, not emitted unread.
 	check(result.push.byRoute['GET /integration/orders/:orderId'] >= result.orders, `push: ${JSON.stringify(result.push.byRoute)} for ${result.orders} completions`);
 	check(result.poll.byRoute['GET /integration/orders'] > 0, `poll: no listing read (${JSON.stringify(result.poll.byRoute)})`);
-	return { checks, problems };
+	return checked();
 }

@@ -2,6 +2,7 @@
 // engine against the in-process sandbox, with the real 250 ms read-back). Store calls, names and stored bytes per
 // item with 1,000 items remembered, the row's bound, and the time per item beside Retry Protection off and beside the
 // floor of the two read-back waits.
+import { smokeChecks } from './smoke-checks.mjs';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,17 +49,12 @@ export function writeOnceDetails(result) {
 
 /** What the smoke fails on: an operation without its figures, or a protected item that made no store call. */
 export function writeOnceSmokeProblems(result) {
-	const problems = [];
-	let checks = 0;
-	const check = (ok, problem) => {
-		checks++;
-		if (!ok) problems.push(`writeOnce: ${problem}`);
-	};
+	const { check, result: checked } = smokeChecks('writeOnce');
 	check(result.rows.length === 2, `${result.rows.length} operations measured`);
 	for (const row of result.rows) {
 		check(row.storeCallsPerItem > 0 && row.namesPerItem > 0 && row.bytesPerItem > 0, `${row.operation}: no store calls or names`);
 		check(row.rowBytes > 0 && row.rowBoundBytes >= row.rowBytes, `${row.operation}: row ${row.rowBytes} B over its bound ${row.rowBoundBytes} B`);
 		check([row.msPerItem, row.peerMsPerItem].every((ms) => Number.isFinite(ms) && ms > 0), `${row.operation}: no time per item`);
 	}
-	return { checks, problems };
+	return checked();
 }

@@ -14,6 +14,7 @@
 // replays the same ones (OLLANG_WRITE_SEED draws others or replays a failure).
 import fc from 'fast-check';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { Rng } from '../../sandbox/core/rng.cts';
 import type { FaultRule } from '../../sandbox/index.cts';
 import { deduplicationStore } from '../harness/engine.cts';
 import { resources } from '../../nodes/Ollang/actions/router';
@@ -86,16 +87,10 @@ const describeSchedule = (s: Schedule) =>
 	`${s.operation}, ${s.items} item(s), item ${s.faultItem}: ${s.fault}; then ${s.next}${s.keyed ? ' (Idempotency Key)' : ''}; ` +
 	`processes ${s.processes.join(',')}${s.race ? `; the store racing (seed ${s.race.seed})` : ''}${s.autoQcMeanwhile ? '; an Auto QC evaluation meanwhile' : ''}`;
 
-/** A seeded source of the store's read-to-write delays (mulberry32). */
+/** A seeded source of the store's read-to-write delays, 0-20 ms. */
 function delays(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * 21);
-	};
+	const rng = new Rng(seed);
+	return () => rng.int(0, 20);
 }
 
 /** The order AI-delivers again on an account with Auto QC: a new delivery event and, with it, a new evaluation. */

@@ -8,7 +8,7 @@ import { itemKey, runIdentity } from './keys';
 import type { RunIdentity } from './keys';
 import { ATTEMPTS, NAMES_PER_ITEM, StoreMarkers } from './markers';
 import { idsOf, MAX_REMEMBERED, StaticRecords } from './records';
-import { mayHaveBeenApplied, outOfAttempts, repeated, storeDidNotAnswer } from './stops';
+import { alreadyAppliedOutput, mayHaveBeenApplied, outOfAttempts, storeDidNotAnswer } from './stops';
 import type { ItemContext } from './takenAttempt';
 import { readTakenAttempt } from './takenAttempt';
 import type { PaidWrite, WriteRecord, WriteResult } from './types';
@@ -102,11 +102,11 @@ async function fromEarlierSend(item: Item, write: PaidWrite): Promise<FromEarlie
 	const { ctx, itemIndex, key, records, markers, identity } = item;
 	const kept = records.get(key) ?? (identity.retryOfUnknownRun && !item.keyed ? records.newestOfItem(item.base) : undefined);
 	// Outside n8n's Retry, only this execution's own earlier try (Retry On Fail) repeats a default-keyed item.
-	const counts = item.keyed || identity.isRetry || (identity.execution !== '' && kept?.execution === identity.execution);
-	const record = counts ? kept : undefined;
+	const sameIntent = item.keyed || identity.isRetry || (identity.execution !== '' && kept?.execution === identity.execution);
+	const record = sameIntent ? kept : undefined;
 	if (record === undefined) return { attempt: 0, refusalMeansDone: false };
 	const attempt = record.attempt ?? 0;
-	if (record.state === 'applied') return { done: repeated(record.result ?? write.identity ?? {}, record) };
+	if (record.state === 'applied') return { done: alreadyAppliedOutput(record.result ?? write.identity ?? {}, record) };
 	if (record.state === 'released') return { attempt: attempt + 1, refusalMeansDone: false };
 	// Sent, its answer lost. A record in static data was saved after its execution ended: that send is over.
 	const { lostAnswer } = write;
@@ -116,7 +116,7 @@ async function fromEarlierSend(item: Item, write: PaidWrite): Promise<FromEarlie
 	if (settled !== undefined && 'applied' in settled) {
 		records.set(key, { state: 'applied', at: record.at, execution: record.execution, result: settled.applied });
 		await markers.recordApplied(key, attempt, idsOf(settled.applied));
-		return { done: repeated(settled.applied, record) };
+		return { done: alreadyAppliedOutput(settled.applied, record) };
 	}
 	if (settled === undefined) throw mayHaveBeenApplied(ctx, itemIndex, record.at, item.keyed && !identity.isRetry);
 	await markers.recordReleased(key, attempt);
@@ -189,7 +189,7 @@ async function send(item: Item, write: PaidWrite, attempt: number, baseline: str
 		if (confirmed !== undefined) {
 			records.set(key, { state: 'applied', at: earlier?.at ?? now, execution: earlier?.execution, result: confirmed });
 			await markers.recordApplied(key, attempt, idsOf(confirmed));
-			return repeated(confirmed, earlier);
+			return alreadyAppliedOutput(confirmed, earlier);
 		}
 	}
 	if (sent.applied === 'notApplied') {

@@ -8,7 +8,7 @@ import type { WriteRecord, WriteResult } from './types';
 // that stop one, each saying what was (not) sent and what to do.
 
 /** A skipped item: what was applied, said to be so, when and by which execution (where known). */
-export function repeated(result: WriteResult, record: WriteRecord | undefined): WriteResult {
+export function alreadyAppliedOutput(result: WriteResult, record: WriteRecord | undefined): WriteResult {
 	const mark = (json: IDataObject): IDataObject => ({
 		...json,
 		alreadyApplied: true,

@@ -6,7 +6,7 @@ import { OTHER_SEND_WAIT_MS, READ_BACK_AFTER_MS } from '../../../../shared/waits
 import type { StoreMarkers } from './markers';
 import type { StaticRecords } from './records';
 import { idsOf } from './records';
-import { mayHaveBeenApplied, repeated, sentElsewhere, storeDidNotAnswer } from './stops';
+import { alreadyAppliedOutput, mayHaveBeenApplied, sentElsewhere, storeDidNotAnswer } from './stops';
 import type { Candidates, PaidWrite, WriteResult } from './types';
 
 // An attempt another execution claimed: this execution sends nothing for it, and learns how it ended. It takes a
@@ -49,7 +49,7 @@ export async function readTakenAttempt(item: ItemContext, write: PaidWrite, atte
 		if ('applied' in facts) {
 			const answer = seen.confirmed ?? (seen.candidates !== undefined && facts.made.length > 0 ? await seen.candidates.output(facts.made) : (write.identity ?? {}));
 			item.records.set(item.key, { state: 'applied', at: Date.now(), result: answer });
-			return { done: repeated(answer, undefined) };
+			return { done: alreadyAppliedOutput(answer, undefined) };
 		}
 		if ('released' in facts) return { next: true, refusalMeansDone: false };
 	}
@@ -124,7 +124,7 @@ async function settleRetriedRun(item: ItemContext, write: PaidWrite, attempt: nu
 	if (settled !== undefined && 'applied' in settled) {
 		records.set(key, { state: 'applied', at: Date.now(), result: settled.applied });
 		await markers.recordApplied(key, attempt, idsOf(settled.applied));
-		return { done: repeated(settled.applied, undefined) };
+		return { done: alreadyAppliedOutput(settled.applied, undefined) };
 	}
 	if (settled === undefined) throw mayHaveBeenApplied(ctx, itemIndex, undefined, false);
 	await markers.recordReleased(key, attempt);
