@@ -47,7 +47,7 @@ export async function readTakenAttempt(item: ItemContext, write: PaidWrite, atte
 		const seen = item.isRetry ? await lookOnce(write) : await waitForEffect(write, baseline, look === 0 ? Date.now() + QUIET_MS : deadline);
 		const facts = await readFacts(item, attempt, seen);
 		if ('applied' in facts) {
-			const answer = seen.confirmed ?? (seen.candidates !== undefined && facts.made.length > 0 ? await seen.candidates.output(facts.made) : (write.identity ?? {}));
+			const answer = await answerOf(write, seen, facts.made);
 			item.records.set(item.key, { state: 'applied', at: Date.now(), result: answer });
 			return { done: alreadyAppliedOutput(answer, undefined) };
 		}
@@ -55,6 +55,13 @@ export async function readTakenAttempt(item: ItemContext, write: PaidWrite, atte
 	}
 	if (!item.isRetry) throw sentElsewhere(item.ctx, item.itemIndex);
 	return await settleRetriedRun(item, write, attempt);
+}
+
+/** The applied attempt's answer, as the API shows it now: the ids the sender named, the state it confirms, or the item's identity. */
+async function answerOf(write: PaidWrite, seen: Seen, made: string[]): Promise<WriteResult> {
+	if (seen.candidates !== undefined && made.length > 0) return await seen.candidates.output(made);
+	const confirmed = seen.confirmed ?? (write.lostAnswer.readFrom === 'refusal' ? await write.lostAnswer.confirm() : undefined);
+	return confirmed ?? write.identity ?? {};
 }
 
 /** The facts of the attempt, in a reader slot of this execution's own. */
@@ -78,7 +85,6 @@ interface Seen {
 async function lookOnce(write: PaidWrite): Promise<Seen> {
 	const { lostAnswer } = write;
 	if (lostAnswer.readFrom === 'state' || lostAnswer.readFrom === 'listing') return { candidates: await lostAnswer.candidates() };
-	if (lostAnswer.readFrom === 'refusal') return { confirmed: await lostAnswer.confirm() };
 	return {};
 }
 
