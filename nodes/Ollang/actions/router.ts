@@ -127,5 +127,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		settle({ pairedItems: [itemIndex], error });
 	});
+	if (chosen.afterItems !== undefined) return [await chosen.afterItems.call(this, output)];
 	return [output];
 }
