@@ -1,0 +1,202 @@
+// Order > Create and Wait through n8n-core's engine against the sandbox: the orders created as Order > Create
+// creates them, each with the execution's resume URL; the execution stored as waiting; requests to the resume URL
+// handled as n8n 2.40 handles them (test/harness/waiting.cts): read from the stored copy, the node's webhook() run,
+// the execution resumed only when the API shows every order done.
+import { createHash } from 'node:crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+import { readBinary } from '../harness/engine.cts';
+import type { WaitingExecution } from '../harness/waiting.cts';
+import { WAITING_NODE, startWaiting } from '../harness/waiting.cts';
+import { useSandbox } from './setup.cts';
+
+// Callbacks to the harness's loopback resume URL are accepted; the sandbox sends none (each test makes the requests
+// the resume URL receives itself, in the order it needs).
+const sandbox = useSandbox({ callbacks: { allowLoopback: true, dropNext: 1_000_000 } });
+
+/** A document order completes (AI delivered) 11 simulated minutes after it is created (sandbox/README.md). */
+const MINUTES_TO_COMPLETE = 11;
+const LANGUAGES = ['de', 'fr', 'es'];
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+const createAndWait = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'order',
+	operation: 'createAndWait',
+	projectId: sandbox().fixtures.projects.writable,
+	orderType: 'document',
+	level: 0,
+	targetLanguages: { language: LANGUAGES.map((code) => ({ code })) },
+	...extra,
+});
+
+async function start(extra: INodeParameters = {}, items?: IDataObject[]): Promise<WaitingExecution> {
+	return await startWaiting({
+		parameters: createAndWait(extra),
+		credentials: { baseUrl: sandbox().baseUrl, apiKey: sandbox().keys.owner },
+		items,
+	});
+}
+
+/** The orders a waiting execution created, from its node's output before the wait. */
+function createdIds(execution: WaitingExecution): string[] {
+	return execution.output().map((item) => String(item.json.orderId));
+}
+
+/** Moves an order's completion `minutes` later (its AI delivery step, not yet scheduled right after creation). */
+function delayCompletion(orderId: string, minutes: number): void {
+	const order = sandbox().state.orders.get(orderId);
+	const step = order?.life.plan.find((candidate) => candidate.kind === 'aiDelivered');
+	if (!order || !step || order.life.next > order.life.plan.indexOf(step)) throw new Error(`order ${orderId} cannot be delayed`);
+	step.afterMinutes += minutes;
+}
+
+const reads = (orderIds: string[]) =>
+	orderIds.reduce((sum, orderId) => sum + sandbox().requests.count({ method: 'GET', path: `/integration/orders/${orderId}` }), 0);
+const posts = () => sandbox().requests.count({ method: 'POST' });
+
+describe('Order > Create and Wait', () => {
+	it('creates one order per language with the resume URL as Callback URL, then waits with no time limit', async () => {
+		const execution = await start();
+
+		expect(execution.waiting).toBe(true);
+		expect(new Date(execution.stored.waitTill!).getTime()).toBe(WAIT_INDEFINITELY.getTime());
+		const ids = createdIds(execution);
+		expect(ids).toHaveLength(3);
+		const orders = ids.map((id) => sandbox().state.orders.get(id));
+		expect(orders.map((order) => order?.targetLanguage)).toEqual(LANGUAGES);
+		// n8n's resume URL of this execution, with its resume token.
+		const resumeUrl = orders[0]?.options.callbackUrl;
+		expect(resumeUrl).toMatch(new RegExp(`^http://localhost:5678/webhook-waiting/${execution.executionId}\\?signature=[0-9a-f]{64}$`));
+		expect(orders.map((order) => order?.options.callbackUrl)).toEqual([resumeUrl, resumeUrl, resumeUrl]);
+		expect(posts()).toBe(1);
+		expect(execution.afterRan()).toBe(false);
+	});
+
+	it('languages completing minutes apart: each request reads every order, and only the one after the last resumes', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		delayCompletion(ids[1], 3);
+		delayCompletion(ids[2], 6);
+		const outcomes: boolean[] = [];
+		for (const minutes of [MINUTES_TO_COMPLETE, 3, 3]) {
+			sandbox().clock.advance(minutes);
+			sandbox().requests.reset();
+			const outcome = await execution.request({ orderId: ids[outcomes.length], status: 'completed' });
+			expect(reads(ids)).toBe(3);
+			expect(outcome.answer).toEqual({ received: true });
+			outcomes.push(outcome.resumed);
+		}
+
+		expect(outcomes).toEqual([false, false, true]);
+		expect(execution.waiting).toBe(false);
+		expect(execution.stored.status).toBe('success');
+		expect(execution.afterRan()).toBe(true);
+		const output = execution.output();
+		expect(output.map((item) => [item.json.id, item.json.targetLanguage, item.json.status])).toEqual(
+			ids.map((id, index) => [id, LANGUAGES[index], 'completed']),
+		);
+		expect(posts()).toBe(0);
+	});
+
+	it('forged and replayed requests while the orders are under way resume nothing: each only reads the orders', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		sandbox().requests.reset();
+		const forged = [
+			{ orderId: ids[0], status: 'completed', orderType: 'document' },
+			{ orderId: 'aaaaaaaaaaaaaaaaaaaaaaaa', status: 'completed' },
+			{},
+		];
+		for (const body of forged) expect(await execution.request(body)).toEqual({ answer: { received: true }, resumed: false });
+
+		expect(execution.waiting).toBe(true);
+		expect(reads(ids)).toBe(9);
+		expect(sandbox().requests.count({ method: 'GET', path: '/integration/orders/aaaaaaaaaaaaaaaaaaaaaaaa' })).toBe(0);
+		expect(posts()).toBe(0);
+		// The real completion still resumes it.
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		expect((await execution.request()).resumed).toBe(true);
+	});
+
+	it('a lost callback: whichever request comes next reads every order, so the order whose callback was lost counts', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		delayCompletion(ids[2], 4);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		// The first two completed; only the first one's callback arrives; the second's is lost.
+		expect((await execution.request({ orderId: ids[0] })).resumed).toBe(false);
+		sandbox().clock.advance(4);
+
+		// The third's callback: the second is found completed by its read.
+		expect((await execution.request({ orderId: ids[2] })).resumed).toBe(true);
+		expect(execution.output().map((item) => item.json.status)).toEqual(['completed', 'completed', 'completed']);
+	});
+
+	it('Files to Download: each completed order carries its files, bytes as the storage host serves them', async () => {
+		const execution = await start({ files: 'deliverables', binaryPropertyName: 'file' });
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		expect((await execution.request()).resumed).toBe(true);
+
+		const output = execution.output();
+		expect(output).toHaveLength(3);
+		for (const item of output) {
+			const files = item.json.files as IDataObject[];
+			expect(files.length).toBeGreaterThan(0);
+			const order = item.json as { orderDocs: Array<{ name: string; url: string }> };
+			for (const file of files) {
+				const doc = order.orderDocs.find((entry) => entry.name === file.fileName);
+				expect(doc).toBeDefined();
+				const served = Buffer.from(await (await fetch(doc!.url)).arrayBuffer());
+				const stored = await readBinary(item, String(file.binaryProperty));
+				expect(sha256(stored)).toBe(sha256(served));
+				expect(file).toMatchObject({ orderId: item.json.id, kind: 'translatedDocument', fileSize: served.length });
+			}
+			expect(files[0].binaryProperty).toBe('file');
+		}
+		expect(sandbox().files.requests.filter((request) => request.apiKeySent)).toEqual([]);
+	});
+
+	it('a cancelled order ends its wait: the execution resumes when the others are done, with its status', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		const cancelled = await fetch(`${sandbox().baseUrl}/integration/orders/cancel/${ids[0]}`, { method: 'POST', headers: { 'x-api-key': sandbox().keys.owner } });
+		expect(cancelled.status).toBeLessThan(300);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+
+		expect((await execution.request()).resumed).toBe(true);
+		expect(execution.output().map((item) => item.json.status)).toEqual([sandbox().state.orders.get(ids[0])?.status, 'completed', 'completed']);
+	});
+
+	it('Limit Wait Time after an interval: the wait ends then, and n8n passes the node\'s input items on without running it', async () => {
+		const before = Date.now();
+		const execution = await start(
+			{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 5, resumeUnit: 'minutes' } } } },
+			[{ mine: 'input item' }],
+		);
+		const until = new Date(execution.stored.waitTill!).getTime();
+		expect(until).toBeGreaterThanOrEqual(before + 5 * 60_000);
+		expect(until).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
+		sandbox().requests.reset();
+
+		await execution.timeOut();
+
+		expect(execution.stored.status).toBe('success');
+		expect(execution.afterRan()).toBe(true);
+		expect(execution.output().map((item) => item.json)).toEqual([{ mine: 'input item' }]);
+		// n8n ran none of the node's code: no read, no create.
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it('Limit Wait Time at a date: waits until then; a date in the past is refused naming the field, before any order', async () => {
+		const at = new Date(Date.now() + 3_600_000).toISOString();
+		const execution = await start({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: at } } } });
+		expect(new Date(execution.stored.waitTill!).toISOString()).toBe(at);
+
+		sandbox().requests.reset();
+		const refused = await start({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00.000Z' } } } });
+		expect(refused.waiting).toBe(false);
+		expect(refused.stored.data.resultData.error?.message).toBe(
+			'Invalid Limit Wait Time > Max Date and Time (item 0): must be in the future, got 2020-01-01T00:00:00.000Z',
+		);
+	});
+});
