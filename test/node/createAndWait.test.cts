@@ -8,7 +8,7 @@ import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import { readBinary } from '../harness/engine.cts';
 import type { WaitingExecution } from '../harness/waiting.cts';
 import { WAITING_NODE, startWaiting } from '../harness/waiting.cts';
-import { useSandbox } from './setup.cts';
+import { run, useSandbox } from './setup.cts';
 
 // Callbacks to the harness's loopback resume URL are accepted; the sandbox sends none (each test makes the requests
 // the resume URL receives itself, in the order it needs).
@@ -92,8 +92,8 @@ describe('Order > Create and Wait', () => {
 		expect(execution.stored.status).toBe('success');
 		expect(execution.afterRan()).toBe(true);
 		const output = execution.output();
-		expect(output.map((item) => [item.json.id, item.json.targetLanguage, item.json.status])).toEqual(
-			ids.map((id, index) => [id, LANGUAGES[index], 'completed']),
+		expect(output.map((item) => [item.json.id, item.json.targetLanguage, item.json.status, item.json.waitEnded])).toEqual(
+			ids.map((id, index) => [id, LANGUAGES[index], 'completed', 'confirmed']),
 		);
 		expect(posts()).toBe(0);
 	});
@@ -167,12 +167,13 @@ describe('Order > Create and Wait', () => {
 		expect(execution.output().map((item) => item.json.status)).toEqual([sandbox().state.orders.get(ids[0])?.status, 'completed', 'completed']);
 	});
 
-	it('Limit Wait Time after an interval: the wait ends then, and n8n passes the node\'s input items on without running it', async () => {
+	it('Limit Wait Time after an interval: the wait ends then; n8n runs none of the node\'s code, and the output names each order unconfirmed', async () => {
 		const before = Date.now();
 		const execution = await start(
 			{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 5, resumeUnit: 'minutes' } } } },
 			[{ mine: 'input item' }],
 		);
+		const created = createdIds(execution);
 		const until = new Date(execution.stored.waitTill!).getTime();
 		expect(until).toBeGreaterThanOrEqual(before + 5 * 60_000);
 		expect(until).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
@@ -182,7 +183,7 @@ describe('Order > Create and Wait', () => {
 
 		expect(execution.stored.status).toBe('success');
 		expect(execution.afterRan()).toBe(true);
-		expect(execution.output().map((item) => item.json)).toEqual([{ mine: 'input item' }]);
+		expect(execution.output().map((item) => item.json)).toEqual(created.map((id) => ({ id, waitEnded: 'timeLimit', confirmed: false })));
 		// n8n ran none of the node's code: no read, no create.
 		expect(sandbox().requests.count()).toBe(0);
 	});
@@ -198,5 +199,21 @@ describe('Order > Create and Wait', () => {
 		expect(refused.stored.data.resultData.error?.message).toBe(
 			'Invalid Limit Wait Time > Max Date and Time (item 0): must be in the future, got 2020-01-01T00:00:00.000Z',
 		);
+	});
+
+	it("n8n's Retry of a failed execution creates no order twice: the lost answer is found in the listing, the Retry waits on the same orders", async () => {
+		sandbox().faults.add({ method: 'POST', path: '/integration/orders/create', kind: 'drop', when: 'after', times: 1 });
+		const before = new Set(sandbox().state.orders.keys());
+		const parameters = createAndWait();
+		const lost = await run(sandbox(), parameters, { staticData: {}, mode: 'trigger' });
+		expect(lost.error?.description).toContain('may have been applied');
+
+		const retried = await run(sandbox(), parameters, { retryOf: lost, staticData: {} });
+
+		expect(sandbox().requests.count({ method: 'POST', path: '/integration/orders/create' })).toBe(1);
+		const made = [...sandbox().state.orders.keys()].filter((id) => !before.has(id));
+		expect(made).toHaveLength(3);
+		expect(retried.json.map((row) => String(row.orderId)).sort()).toEqual([...made].sort());
+		expect(retried.run.status).toBe('waiting');
 	});
 });

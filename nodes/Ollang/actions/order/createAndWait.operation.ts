@@ -102,6 +102,21 @@ export async function afterItems(this: IExecuteFunctions, output: INodeExecution
 	};
 	const until = waitUntil(this, Date.now());
 	saveWaitState(this, state);
+	passOnAtTimeLimit(this, items);
 	await this.putExecutionToWait(until);
 	return output;
+}
+
+/**
+ * What the node outputs if Limit Wait Time ends the wait. n8n runs none of the node's code then (n8n-core's
+ * handleWaitingState disables the waiting node, which passes on the items it was given): so the items it is given
+ * become, before it waits, one per order it created, saying the wait ended unconfirmed, and the output of items
+ * that created none. A request that resumes the execution replaces them with the orders as the API shows them.
+ */
+function passOnAtTimeLimit(ctx: IExecuteFunctions, items: ItemWait[]): void {
+	const unconfirmed: INodeExecutionData[] = items.flatMap((entry) => [
+		...(entry.output ?? []).map((json) => ({ json, pairedItem: { item: entry.item } })),
+		...entry.orders.map((id) => ({ json: { id, waitEnded: 'timeLimit', confirmed: false }, pairedItem: { item: entry.item } })),
+	]);
+	ctx.getExecuteData().data = { main: [unconfirmed] };
 }

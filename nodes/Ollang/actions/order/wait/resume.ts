@@ -44,7 +44,8 @@ function fieldFor(field: string, position: number): string {
 }
 
 async function outputOf(ctx: IWebhookFunctions, state: WaitState, read: ReadOrder): Promise<INodeExecutionData> {
-	const output: INodeExecutionData = { json: read.order, pairedItem: { item: read.item } };
+	const json = { ...read.order, waitEnded: 'confirmed', confirmed: true };
+	const output: INodeExecutionData = { json, pairedItem: { item: read.item } };
 	if (state.files === undefined || read.progress !== 'done') return output;
 	const stored = await storeOrderFiles.call(ctx, read.order, state.files.kinds, read.item);
 	const binary: IBinaryKeyData = {};
@@ -53,7 +54,7 @@ async function outputOf(ctx: IWebhookFunctions, state: WaitState, read: ReadOrde
 		binary[property] = file.binary;
 		return { binaryProperty: property, ...describeStoredFile(String(read.order.id), file) };
 	});
-	return { json: { ...read.order, files }, binary, pairedItem: { item: read.item } };
+	return { json: { ...json, files }, binary, pairedItem: { item: read.item } };
 }
 
 export async function receiveResumeRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
