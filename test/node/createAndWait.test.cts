@@ -10,9 +10,8 @@ import type { WaitingExecution } from '../harness/waiting.cts';
 import { WAITING_NODE, startWaiting } from '../harness/waiting.cts';
 import { run, useSandbox } from './setup.cts';
 
-// Callbacks to the harness's loopback resume URL are accepted; the sandbox sends none (each test makes the requests
-// the resume URL receives itself, in the order it needs).
-const sandbox = useSandbox({ callbacks: { allowLoopback: true, dropNext: 1_000_000 } });
+// The sandbox sends no callback (each test makes the requests the resume URL receives itself, in the order it needs).
+const sandbox = useSandbox({ callbacks: { dropNext: 1_000_000 } });
 
 /** A document order completes (AI delivered) 11 simulated minutes after it is created (sandbox/README.md). */
 const MINUTES_TO_COMPLETE = 11;
@@ -66,7 +65,7 @@ describe('Order > Create and Wait', () => {
 		expect(orders.map((order) => order?.targetLanguage)).toEqual(LANGUAGES);
 		// n8n's resume URL of this execution, with its resume token.
 		const resumeUrl = orders[0]?.options.callbackUrl;
-		expect(resumeUrl).toMatch(new RegExp(`^http://localhost:5678/webhook-waiting/${execution.executionId}\\?signature=[0-9a-f]{64}$`));
+		expect(resumeUrl).toMatch(new RegExp(`^https://n8n\\.example\\.com/webhook-waiting/${execution.executionId}\\?signature=[0-9a-f]{64}$`));
 		expect(orders.map((order) => order?.options.callbackUrl)).toEqual([resumeUrl, resumeUrl, resumeUrl]);
 		expect(posts()).toBe(1);
 		expect(execution.afterRan()).toBe(false);
