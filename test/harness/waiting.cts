@@ -7,16 +7,42 @@
 // - with workflowData: the node's stack entry takes those items (forwardAllOutputs) and the execution goes on;
 // - the wait's time running out (WaitTracker): the stored copy runs on; n8n-core's handleWaitingState disables the
 //   node, so its input items pass through and none of its code runs.
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters, IRun, IWebhookData, WorkflowExecuteMode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription, IRun, IWebhookData, WorkflowExecuteMode } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow, deepCopy } from 'n8n-workflow';
 import { WebhookContext } from 'n8n-core';
 import type { WorkflowDefinition } from './engine.cts';
 import { continueExecution, runWorkflow } from './engine.cts';
-import { OLLANG_NODE_TYPE, createAdditionalData, createCredentialsHelper, getRuntime, latestVersion, nodeTypes, ollangCredential } from './runtime.cts';
+import { OLLANG_NODE_TYPE, createAdditionalData, createCredentialsHelper, getRuntime, latestVersion, nodeTypes, ollangCredential, registerNodeType } from './runtime.cts';
 import { testItemsNode } from './test-items-node.cts';
 
 export const WAITING_NODE = 'Create and wait';
 export const AFTER_NODE = 'After';
+export const LOOP_NODE = 'Check again?';
+const LOOP_NODE_TYPE = 'harness.checkAgainLoop';
+
+/**
+ * What an If node on `{{ $json.waitEnded }}` equals "checkAgain" does in the example workflow: items whose wait
+ * ended unread go to output 0 (wired back into Create and Wait), the rest to output 1.
+ */
+class CheckAgainLoop implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Check Again Loop',
+		name: 'checkAgainLoop',
+		group: ['transform'],
+		version: 1,
+		description: 'Test-only If on waitEnded',
+		defaults: { name: 'Check again?' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }));
+		return [items.filter((item) => item.json.waitEnded === 'checkAgain'), items.filter((item) => item.json.waitEnded !== 'checkAgain')];
+	}
+}
+registerNodeType(LOOP_NODE_TYPE, new CheckAgainLoop());
 
 export interface WaitingOptions {
 	parameters: INodeParameters;
@@ -24,6 +50,8 @@ export interface WaitingOptions {
 	items?: IDataObject[];
 	mode?: WorkflowExecuteMode;
 	continueOnFail?: boolean;
+	/** Create and Wait -> an If on waitEnded: "checkAgain" back into Create and Wait, the rest to After (the example's loop). */
+	loop?: boolean;
 }
 
 export interface RequestOutcome {
@@ -42,13 +70,17 @@ export interface WaitingExecution {
 	request(body?: IDataObject): Promise<RequestOutcome>;
 	/** The wait's time ran out: n8n's WaitTracker runs the stored execution on. */
 	timeOut(): Promise<void>;
-	/** What the node output in the finished execution (its last run). */
+	/** What the node output in its last run (before a wait: the orders created, or the 'checkAgain' items). */
 	output(): INodeExecutionData[];
+	/** How many times the node ran (a round of the loop is one more). */
+	runs(): number;
 	/** Whether the node after it ran (the execution went on past the wait). */
 	afterRan(): boolean;
 }
 
 let waitingCount = 0;
+
+const ollangNode = () => nodeTypes.getByName(OLLANG_NODE_TYPE) as INodeType;
 
 /** Test Items -> Create and Wait -> After. */
 export async function startWaiting(options: WaitingOptions): Promise<WaitingExecution> {
@@ -68,13 +100,20 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const main = NodeConnectionTypes.Main;
+	const loop: INode = { id: 'check-again-loop', name: LOOP_NODE, type: LOOP_NODE_TYPE, typeVersion: 1, position: [400, 0], parameters: {} };
 	const workflow: WorkflowDefinition = {
 		id: `harness-waiting-workflow-${waitingCount}`,
-		nodes: [source, node, after],
-		connections: {
-			[source.name]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }]] },
-			[WAITING_NODE]: { [main]: [[{ node: AFTER_NODE, type: main, index: 0 }]] },
-		},
+		nodes: options.loop ? [source, node, loop, after] : [source, node, after],
+		connections: options.loop
+			? {
+					[source.name]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }]] },
+					[WAITING_NODE]: { [main]: [[{ node: LOOP_NODE, type: main, index: 0 }]] },
+					[LOOP_NODE]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }], [{ node: AFTER_NODE, type: main, index: 0 }]] },
+				}
+			: {
+					[source.name]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }]] },
+					[WAITING_NODE]: { [main]: [[{ node: AFTER_NODE, type: main, index: 0 }]] },
+				},
 	};
 	const mode = options.mode ?? 'trigger';
 	/** n8n's database copy: JSON, read back for each request and for the time-out. */
@@ -106,13 +145,13 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 			httpMethod: 'POST',
 			node: lastNode,
 			path: '',
-			webhookDescription: nodeTypes.getByName(OLLANG_NODE_TYPE).description.webhooks![0],
+			webhookDescription: ollangNode().description.webhooks![0],
 			workflowId: workflow.id!,
 			workflowExecuteAdditionalData: additionalData,
 		};
 		additionalData.httpRequest = { body, headers: { 'content-type': 'application/json' }, query: {}, params: {} } as unknown as typeof additionalData.httpRequest;
 		const context = new WebhookContext(instance, workflowNode, additionalData, execution.mode, webhookData, [], data);
-		const result = await nodeTypes.getByName(OLLANG_NODE_TYPE).webhook!.call(context);
+		const result = await ollangNode().webhook!.call(context);
 		if (result.workflowData === undefined) return { answer: result.webhookResponse, resumed: false };
 		entry.data.main = result.workflowData;
 		entry.metadata = { ...entry.metadata, forwardAllOutputs: true };
@@ -142,6 +181,7 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		request,
 		timeOut,
 		output: () => lastRun(WAITING_NODE),
+		runs: () => stored.data.resultData.runData[WAITING_NODE]?.length ?? 0,
 		afterRan: () => (stored.data.resultData.runData[AFTER_NODE]?.length ?? 0) > 0,
 	};
 }

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import { readBinary } from '../harness/engine.cts';
 import type { WaitingExecution } from '../harness/waiting.cts';
-import { WAITING_NODE, startWaiting } from '../harness/waiting.cts';
+import { startWaiting } from '../harness/waiting.cts';
 import { run, useSandbox } from './setup.cts';
 
 // The sandbox sends no callback (each test makes the requests the resume URL receives itself, in the order it needs).
@@ -28,11 +28,12 @@ const createAndWait = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-async function start(extra: INodeParameters = {}, items?: IDataObject[]): Promise<WaitingExecution> {
+async function start(extra: INodeParameters = {}, items?: IDataObject[], loop = false): Promise<WaitingExecution> {
 	return await startWaiting({
 		parameters: createAndWait(extra),
 		credentials: { baseUrl: sandbox().baseUrl, apiKey: sandbox().keys.owner },
 		items,
+		loop,
 	});
 }
 
@@ -166,7 +167,7 @@ describe('Order > Create and Wait', () => {
 		expect(execution.output().map((item) => item.json.status)).toEqual([sandbox().state.orders.get(ids[0])?.status, 'completed', 'completed']);
 	});
 
-	it('Limit Wait Time after an interval: the wait ends then; n8n runs none of the node\'s code, and the output names each order unconfirmed', async () => {
+	it('Limit Wait Time after an interval: the wait ends then; n8n runs none of the node\'s code, and the output names each order, not read ("checkAgain")', async () => {
 		const before = Date.now();
 		const execution = await start(
 			{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 5, resumeUnit: 'minutes' } } } },
@@ -182,7 +183,7 @@ describe('Order > Create and Wait', () => {
 
 		expect(execution.stored.status).toBe('success');
 		expect(execution.afterRan()).toBe(true);
-		expect(execution.output().map((item) => item.json)).toEqual(created.map((id) => ({ id, waitEnded: 'timeLimit', confirmed: false })));
+		expect(execution.output().map((item) => item.json)).toEqual(created.map((id) => ({ id, waitEnded: 'checkAgain', confirmed: false })));
 		// n8n ran none of the node's code: no read, no create.
 		expect(sandbox().requests.count()).toBe(0);
 	});
@@ -214,5 +215,69 @@ describe('Order > Create and Wait', () => {
 		expect(made).toHaveLength(3);
 		expect(retried.json.map((row) => String(row.orderId)).sort()).toEqual([...made].sort());
 		expect(retried.run.status).toBe('waiting');
+	});
+
+	describe('the loop of the example: "checkAgain" items sent back into the node (an If on waitEnded)', () => {
+		const rounds = (minutes: number, limit?: INodeParameters): INodeParameters => ({
+			options: { checkAgainEvery: minutes, ...(limit ? { limitWaitTime: { values: limit } } : {}) },
+		});
+
+		it('every callback lost: the round ends after Check Again Every, the node reads the orders and goes on, creating nothing', async () => {
+			const before = Date.now();
+			const execution = await start(rounds(5, { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' }), undefined, true);
+			const ids = createdIds(execution);
+			const until = new Date(execution.stored.waitTill!).getTime();
+			expect(until).toBeGreaterThanOrEqual(before + 5 * 60_000);
+			expect(until).toBeLessThan(before + 6 * 60_000);
+			sandbox().clock.advance(MINUTES_TO_COMPLETE);
+			sandbox().requests.reset();
+
+			await execution.timeOut();
+
+			expect(execution.waiting).toBe(false);
+			expect(execution.runs()).toBe(2);
+			expect(execution.afterRan()).toBe(true);
+			expect(execution.output().map((item) => [item.json.id, item.json.status, item.json.waitEnded, item.json.confirmed])).toEqual(
+				ids.map((id) => [id, 'completed', 'confirmed', true]),
+			);
+			expect(reads(ids)).toBe(3);
+			expect(posts()).toBe(0);
+		});
+
+		it('orders still under way when a round ends: another round, and a callback then resumes it', async () => {
+			const execution = await start(rounds(5), undefined, true);
+			const ids = createdIds(execution);
+			await execution.timeOut();
+
+			expect(execution.waiting).toBe(true);
+			expect(execution.runs()).toBe(2);
+			expect(execution.output().map((item) => item.json.waitEnded)).toEqual(['checkAgain', 'checkAgain', 'checkAgain']);
+			sandbox().clock.advance(MINUTES_TO_COMPLETE);
+			expect((await execution.request({ orderId: ids[0] })).resumed).toBe(true);
+			expect(execution.afterRan()).toBe(true);
+			expect(execution.output().map((item) => item.json.waitEnded)).toEqual(['confirmed', 'confirmed', 'confirmed']);
+			expect(posts()).toBe(1);
+		});
+
+		it('Limit Wait Time passed: the orders as the API shows them, which finished and which did not', async () => {
+			const at = new Date(Date.now() + 1500).toISOString();
+			const execution = await start(rounds(5, { limitType: 'atSpecifiedTime', maxDateAndTime: at }), undefined, true);
+			expect(new Date(execution.stored.waitTill!).toISOString()).toBe(at);
+			const ids = createdIds(execution);
+			delayCompletion(ids[2], 30);
+			sandbox().clock.advance(MINUTES_TO_COMPLETE);
+			await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(at) - Date.now() + 50)));
+
+			await execution.timeOut();
+
+			expect(execution.waiting).toBe(false);
+			expect(execution.afterRan()).toBe(true);
+			expect(execution.output().map((item) => [item.json.id, item.json.status, item.json.waitEnded, item.json.confirmed])).toEqual([
+				[ids[0], 'completed', 'timeLimit', true],
+				[ids[1], 'completed', 'timeLimit', true],
+				[ids[2], sandbox().state.orders.get(ids[2])?.status, 'timeLimit', false],
+			]);
+			expect(sandbox().state.orders.get(ids[2])?.status).not.toBe('completed');
+		});
 	});
 });

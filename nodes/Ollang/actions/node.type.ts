@@ -61,6 +61,8 @@ export interface ItemOperation {
 	description: INodeProperties[];
 	kind: OperationKind;
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]>;
+	/** Runs before any item; items returned are the node's output and no item runs (Create and Wait's re-check). */
+	takeOver?(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined>;
 	/** Runs once after every item, on the node's paired output (Create and Wait puts the execution to wait here). */
 	afterItems?(this: IExecuteFunctions, output: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }

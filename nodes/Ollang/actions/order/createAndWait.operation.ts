@@ -7,14 +7,17 @@ import { checkUrl, invalidField, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { createOrders, orderProperties } from './create.operation';
 import { KIND_OPTIONS, kindsOf } from './deliverables';
-import { limitWaitTimeOption, waitUntil } from './wait/limit';
+import { checkAgainEveryOption, checkEveryOf, deadlineOf, limitWaitTimeOption } from './wait/limit';
+import { areCheckAgainItems } from './wait/outputs';
+import { checkAgain, waitRound } from './wait/round';
 import type { ItemWait, WaitState } from './wait/state';
-import { saveWaitState } from './wait/state';
+import { savedWaitState } from './wait/state';
 
 // Order > Create and Wait: n8n's send-and-wait convention for orders. The items' orders are created as Order >
 // Create creates them (the same function: write-once, Retry Protection, Idempotency Key), each with this
 // execution's resume URL as its Callback URL; then the execution waits in n8n's waiting state (no process held).
-// The node's webhook (wait/resume.ts) resumes it once the API shows every order done.
+// The node's webhook (wait/resume.ts) resumes it once the API shows every order done. Its own 'checkAgain' items
+// sent back into it (after a round of waiting that ended by time) make it read the orders instead (wait/round.ts).
 
 const FILE_CHOICES = [{ name: 'None', value: 'none', description: 'Only the orders, no files' }, ...KIND_OPTIONS];
 
@@ -37,6 +40,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			limitWaitTimeOption,
+			checkAgainEveryOption,
 			{
 				displayName: 'Wait for Auto QC',
 				name: 'waitForQc',
@@ -88,35 +92,42 @@ function itemWaits(ctx: IExecuteFunctions, output: INodeExecutionData[]): ItemWa
 }
 
 /**
- * After every item: the execution waits until the orders are confirmed done (the webhook resumes it) or until Limit
- * Wait Time. Nothing to wait for (no order created): the output now, without waiting.
+ * Before any item: the node's own 'checkAgain' items, sent back into it in this execution, make it read the orders
+ * it created and go on or wait again; nothing is created. Any other input: undefined, each item creates its orders.
+ */
+export async function takeOver(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined> {
+	const state = savedWaitState(this);
+	const input = this.getInputData();
+	if (state === undefined || !areCheckAgainItems(input)) return undefined;
+	return pairWithInput(await checkAgain(this, state, Date.now()), input);
+}
+
+/** Each output item paired with the 'checkAgain' item it answers (the same order, or the same item's output). */
+function pairWithInput(output: INodeExecutionData[], input: INodeExecutionData[]): INodeExecutionData[] {
+	const keyOf = (json: IDataObject) => (json.id !== undefined ? `order:${String(json.id)}` : JSON.stringify({ ...json, waitEnded: undefined }));
+	const inputKeys = input.map((item) => keyOf(item.json));
+	return output.map((item) => {
+		const index = inputKeys.indexOf(keyOf(item.json));
+		return { ...item, pairedItem: { item: index < 0 ? 0 : index } };
+	});
+}
+
+/**
+ * After every item: the execution waits until the orders are confirmed done (the webhook resumes it), or for one
+ * round (Check Again Every, Limit Wait Time). Nothing to wait for (no order created): the output now.
  */
 export async function afterItems(this: IExecuteFunctions, output: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const items = itemWaits(this, output);
 	if (!items.some((entry) => entry.orders.length > 0)) return output;
 	const filter = readOption(this, 'files', 'Files to Download', 0, FILE_CHOICES);
+	const now = Date.now();
 	const state: WaitState = {
 		version: 1,
 		items,
 		files: filter === 'none' ? undefined : { kinds: kindsOf(filter), field: readBinaryOutputField(this, 0) },
+		deadline: deadlineOf(this, now),
+		checkEvery: checkEveryOf(this),
 	};
-	const until = waitUntil(this, Date.now());
-	saveWaitState(this, state);
-	passOnAtTimeLimit(this, items);
-	await this.putExecutionToWait(until);
+	await waitRound(this, state, now);
 	return output;
-}
-
-/**
- * What the node outputs if Limit Wait Time ends the wait. n8n runs none of the node's code then (n8n-core's
- * handleWaitingState disables the waiting node, which passes on the items it was given): so the items it is given
- * become, before it waits, one per order it created, saying the wait ended unconfirmed, and the output of items
- * that created none. A request that resumes the execution replaces them with the orders as the API shows them.
- */
-function passOnAtTimeLimit(ctx: IExecuteFunctions, items: ItemWait[]): void {
-	const unconfirmed: INodeExecutionData[] = items.flatMap((entry) => [
-		...(entry.output ?? []).map((json) => ({ json, pairedItem: { item: entry.item } })),
-		...entry.orders.map((id) => ({ json: { id, waitEnded: 'timeLimit', confirmed: false }, pairedItem: { item: entry.item } })),
-	]);
-	ctx.getExecuteData().data = { main: [unconfirmed] };
 }

@@ -1,12 +1,13 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { FileContext } from '../../../transport';
 import { mapConcurrent } from '../../../transport';
 import { isRecord } from '../../common/responses';
 import { readOrder } from '../orderFiles';
 import type { WaitState } from './state';
 
 // The API's word on the orders a waiting execution created: each is read (Get Order) on every request to the resume
-// URL. The request itself is never believed (the API's callback is not signed; whoever holds the URL can POST to
+// URL, and when the node's own 'checkAgain' items come back into it. The request itself is never believed (the API's callback is not signed; whoever holds the URL can POST to
 // it): it only makes the node ask.
 
 /** Statuses at which an order is done; the reference's completion callback fires at the first. */
@@ -36,7 +37,7 @@ export interface ReadOrder {
 }
 
 /** Reads every order the items created, in item order; a failed read (after the transport's retries) is thrown. */
-export async function readOrders(ctx: IWebhookFunctions, state: WaitState): Promise<ReadOrder[]> {
+export async function readOrders(ctx: FileContext, state: WaitState): Promise<ReadOrder[]> {
 	const wanted = state.items.flatMap((entry) => entry.orders.map((orderId) => ({ entry, orderId })));
 	return await mapConcurrent(wanted, READS_AT_ONCE, async ({ entry, orderId }) => {
 		const order = await readOrder.call(ctx, orderId, entry.item);

@@ -70,14 +70,24 @@ export const limitWaitTimeOption: INodeProperties = {
 	],
 };
 
+export const checkAgainEveryOption: INodeProperties = {
+	displayName: 'Check Again Every (Minutes)',
+	name: 'checkAgainEvery',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		'The longest one wait lasts (0: until Limit Wait Time). When it passes, n8n hands on one item per order with waitEnded "checkAgain" without running the node: send those back into this node (an If on waitEnded) and it reads the orders, and goes on or waits again. A callback that never came then costs at most this long.',
+};
+
 /**
- * When the wait ends if the orders are not all confirmed complete by then: the option's time, or never (n8n's
- * WAIT_INDEFINITELY). Read from the first item: one execution waits once, until one time.
+ * Limit Wait Time as a time (ms since the epoch), or null for no limit. Read from the first item, once, when the
+ * orders are created: every round of the wait ends by then.
  */
-export function waitUntil(ctx: IExecuteFunctions, now: number): Date {
+export function deadlineOf(ctx: IExecuteFunctions, now: number): number | null {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as IDataObject | undefined;
-	if (limit === undefined) return WAIT_INDEFINITELY;
+	if (limit === undefined) return null;
 	if (limit.limitType === 'atSpecifiedTime') {
 		const at = Date.parse(String(limit.maxDateAndTime ?? ''));
 		if (Number.isNaN(at)) {
@@ -86,7 +96,7 @@ export function waitUntil(ctx: IExecuteFunctions, now: number): Date {
 		if (at <= now) {
 			throw invalidField(ctx, 0, 'Limit Wait Time > Max Date and Time', `must be in the future, got ${new Date(at).toISOString()}`);
 		}
-		return new Date(at);
+		return at;
 	}
 	const amount = Number(limit.resumeAmount ?? 1);
 	const unit = String(limit.resumeUnit ?? 'days');
@@ -97,5 +107,20 @@ export function waitUntil(ctx: IExecuteFunctions, now: number): Date {
 	if (unitMs === undefined) {
 		throw invalidField(ctx, 0, 'Limit Wait Time > Unit', `must be minutes, hours or days, got "${unit}"`);
 	}
-	return new Date(now + amount * unitMs);
+	return now + amount * unitMs;
+}
+
+/** Check Again Every in ms, or null for none. */
+export function checkEveryOf(ctx: IExecuteFunctions): number | null {
+	const minutes = Number((ctx.getNodeParameter('options', 0, {}) as IDataObject).checkAgainEvery ?? 0);
+	if (!Number.isFinite(minutes) || minutes < 0) {
+		throw invalidField(ctx, 0, 'Check Again Every (Minutes)', `must be 0 or more, got ${String(minutes)}`);
+	}
+	return minutes > 0 ? minutes * 60_000 : null;
+}
+
+/** When this round of the wait ends: a Check Again round, or the deadline, or never (n8n's WAIT_INDEFINITELY). */
+export function roundEnd(deadline: number | null, checkEvery: number | null, now: number): Date {
+	const ends = [deadline, checkEvery === null ? null : now + checkEvery].filter((end): end is number => end !== null);
+	return ends.length === 0 ? WAIT_INDEFINITELY : new Date(Math.min(...ends));
 }

@@ -1,15 +1,11 @@
 import type {
-	IBinaryKeyData,
-	INodeExecutionData,
 	IWebhookDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { describeStoredFile, storeOrderFiles } from '../orderFiles';
-import type { ReadOrder } from './confirm';
 import { readOrders } from './confirm';
-import type { WaitState } from './state';
+import { readOutput } from './outputs';
 import { loadWaitState } from './state';
 
 // The webhook of a waiting Create and Wait: n8n calls it for each request to the execution's resume URL (the API's
@@ -38,37 +34,11 @@ export const waitingWebhooks: IWebhookDescription[] = [
 /** What the caller is told, whatever happened: nothing about the orders to whoever holds the URL. */
 const RECEIVED = { received: true };
 
-/** The binary field of an order's n-th file: the field itself for the first, then field_1, field_2, ... */
-function fieldFor(field: string, position: number): string {
-	return position === 0 ? field : `${field}_${position}`;
-}
-
-async function outputOf(ctx: IWebhookFunctions, state: WaitState, read: ReadOrder): Promise<INodeExecutionData> {
-	const json = { ...read.order, waitEnded: 'confirmed', confirmed: true };
-	const output: INodeExecutionData = { json, pairedItem: { item: read.item } };
-	if (state.files === undefined || read.progress !== 'done') return output;
-	const stored = await storeOrderFiles.call(ctx, read.order, state.files.kinds, read.item);
-	const binary: IBinaryKeyData = {};
-	const files = stored.map((file, position) => {
-		const property = fieldFor(state.files!.field, position);
-		binary[property] = file.binary;
-		return { binaryProperty: property, ...describeStoredFile(String(read.order.id), file) };
-	});
-	return { json: { ...json, files }, binary, pairedItem: { item: read.item } };
-}
-
 export async function receiveResumeRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const state = loadWaitState(this);
 	// Not an execution this node put to wait (its context holds no orders): nothing to confirm.
 	if (state === undefined) return { webhookResponse: RECEIVED };
 	const reads = await readOrders(this, state);
 	if (reads.some((read) => read.progress === 'pending')) return { webhookResponse: RECEIVED };
-	const items: INodeExecutionData[] = [];
-	for (const entry of state.items) {
-		for (const output of entry.output ?? []) items.push({ json: output, pairedItem: { item: entry.item } });
-		for (const read of reads.filter((candidate) => candidate.item === entry.item)) {
-			items.push(await outputOf(this, state, read));
-		}
-	}
-	return { workflowData: [items], webhookResponse: RECEIVED };
+	return { workflowData: [await readOutput(this, state, reads, 'confirmed')], webhookResponse: RECEIVED };
 }

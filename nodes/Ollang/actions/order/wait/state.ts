@@ -24,11 +24,30 @@ export interface WaitState {
 	items: ItemWait[];
 	/** The files to store with each completed order, and the binary field they go to; none when undefined. */
 	files?: { kinds: FileKind[]; field: string };
+	/** Limit Wait Time, as a time (ms since the epoch) fixed when the orders were created; null: no limit. */
+	deadline: number | null;
+	/** Check Again Every, in ms: the longest one wait lasts before n8n hands 'checkAgain' items on; null: none. */
+	checkEvery: number | null;
 }
 
 export function saveWaitState(ctx: IExecuteFunctions, state: WaitState): void {
 	// A string: the context is saved and read back as JSON, and an expression hands a string back unchanged.
 	ctx.getContext('node')[KEY] = JSON.stringify(state);
+}
+
+/** The state this node saved earlier in this execution, if any (read where the node runs again, in a loop). */
+export function savedWaitState(ctx: IExecuteFunctions): WaitState | undefined {
+	return parseState(ctx.getContext('node')[KEY]);
+}
+
+function parseState(raw: unknown): WaitState | undefined {
+	if (typeof raw !== 'string' || raw === '') return undefined;
+	try {
+		const state = JSON.parse(raw) as WaitState;
+		return state.version === 1 && Array.isArray(state.items) ? state : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** A string literal an expression reads as the given text, with no braces that could end the expression. */
@@ -41,12 +60,5 @@ function literal(text: string): string {
  * `$node[name].context` reads the same saved context of the waiting execution.
  */
 export function loadWaitState(ctx: IWebhookFunctions): WaitState | undefined {
-	const raw = ctx.evaluateExpression(`{{ $node[${literal(ctx.getNode().name)}].context[${literal(KEY)}] }}`, 0);
-	if (typeof raw !== 'string' || raw === '') return undefined;
-	try {
-		const state = JSON.parse(raw) as WaitState;
-		return state.version === 1 && Array.isArray(state.items) ? state : undefined;
-	} catch {
-		return undefined;
-	}
+	return parseState(ctx.evaluateExpression(`{{ $node[${literal(ctx.getNode().name)}].context[${literal(KEY)}] }}`, 0));
 }
