@@ -42,12 +42,9 @@ function createdIds(execution: WaitingExecution): string[] {
 	return execution.output().map((item) => String(item.json.orderId));
 }
 
-/** Moves an order's completion `minutes` later (its AI delivery step, not yet scheduled right after creation). */
+/** Moves an order's completion `minutes` later (its AI delivery, the step after the one scheduled at creation). */
 function delayCompletion(orderId: string, minutes: number): void {
-	const order = sandbox().state.orders.get(orderId);
-	const step = order?.life.plan.find((candidate) => candidate.kind === 'aiDelivered');
-	if (!order || !step || order.life.next > order.life.plan.indexOf(step)) throw new Error(`order ${orderId} cannot be delayed`);
-	step.afterMinutes += minutes;
+	expect(sandbox().simulate.delayOrder(orderId, minutes).step).toBe('aiDelivered');
 }
 
 const reads = (orderIds: string[]) =>
