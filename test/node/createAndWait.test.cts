@@ -153,6 +153,25 @@ describe('Order > Create and Wait', () => {
 		expect(sandbox().files.requests.filter((request) => request.apiKeySent)).toEqual([]);
 	});
 
+	it('Wait for Auto QC: an order whose QC evaluation is still running keeps the wait; without the option it does not', async () => {
+		const autoQc = { additionalFields: { autoQc: true } };
+		const waiting = await start({ ...autoQc, options: { waitForQc: true } });
+		const plain = await start(autoQc);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		// The sandbox finishes an Auto QC evaluation with the order; the API may show it running for a while.
+		const running = [...createdIds(waiting), ...createdIds(plain)].map((id) => sandbox().state.orders.get(id)!);
+		for (const order of running) {
+			expect(order.status).toBe('completed');
+			order.latestEvaluation!.isLoading = true;
+		}
+
+		expect((await waiting.request()).resumed).toBe(false);
+		expect((await plain.request()).resumed).toBe(true);
+		for (const order of running) order.latestEvaluation!.isLoading = false;
+		expect((await waiting.request()).resumed).toBe(true);
+		expect(waiting.output().map((item) => (item.json.latestEvaluation as IDataObject).isLoading)).toEqual([false, false, false]);
+	});
+
 	it('a cancelled order ends its wait: the execution resumes when the others are done, with its status', async () => {
 		const execution = await start();
 		const ids = createdIds(execution);

@@ -17,7 +17,7 @@ export const limitWaitTimeOption: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		'Whether the execution goes on by itself after a time or at a date even if not every order is confirmed complete; then n8n passes the node\'s input items on without running it',
+		'Whether the execution goes on by itself after a time or at a date even if not every order is confirmed complete. n8n runs none of the node then: each order comes out unread (waitEnded "checkAgain"); sent back into this node, it reads them and each says whether it finished (waitEnded "timeLimit").',
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'days' } },
 	options: [
 		{
