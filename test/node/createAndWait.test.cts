@@ -204,7 +204,7 @@ describe('Order > Create and Wait', () => {
 		expect(sandbox().requests.count()).toBe(0);
 	});
 
-	it('Limit Wait Time at a date: waits until then; a date in the past is refused naming the field, before any order', async () => {
+	it('Limit Wait Time at a date: waits until then; a date in the past is refused naming the field, before any request', async () => {
 		const at = new Date(Date.now() + 3_600_000).toISOString();
 		const execution = await start({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: at } } } });
 		expect(new Date(execution.stored.waitTill!).toISOString()).toBe(at);
@@ -215,6 +215,20 @@ describe('Order > Create and Wait', () => {
 		expect(refused.stored.data.resultData.error?.message).toBe(
 			'Invalid Limit Wait Time > Max Date and Time (item 0): must be in the future, got 2020-01-01T00:00:00.000Z',
 		);
+		expect(sandbox().requests.count()).toBe(0);
+	});
+
+	it.each([
+		[{ options: { checkAgainEvery: -5 } }, 'Invalid Check Again Every (Minutes) (item 0): must be 0 or more, got -5'],
+		[{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' } } } }, 'Invalid Limit Wait Time > Amount (item 0): must be a number above 0, got 0'],
+		[{ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'tomorrow' } } } }, 'Invalid Limit Wait Time > Max Date and Time (item 0): must be a date and time, got "tomorrow"'],
+		[{ files: 'subtitles', binaryPropertyName: ' ' }, 'Invalid Put Output File in Field (item 0): must not be empty'],
+	])('refuses a bad wait setting naming the field, before any request: %j', async (extra, message) => {
+		const refused = await start(extra as INodeParameters);
+
+		expect(refused.waiting).toBe(false);
+		expect(refused.stored.data.resultData.error?.message).toBe(message);
+		expect(sandbox().requests.count()).toBe(0);
 	});
 
 	it("n8n's Retry of a failed execution creates no order twice: the lost answer is found in the listing, the Retry waits on the same orders", async () => {

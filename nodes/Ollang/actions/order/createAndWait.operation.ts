@@ -66,7 +66,18 @@ function resumeUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	return checkUrl(ctx, url, 'Callback URL (this execution\'s resume URL)', itemIndex);
 }
 
+/** The wait's settings, read (and a bad one refused, naming its field) before any order is created. */
+function waitSettings(ctx: IExecuteFunctions, now: number): Pick<WaitState, 'files' | 'deadline' | 'checkEvery'> {
+	const filter = readOption(ctx, 'files', 'Files to Download', 0, FILE_CHOICES);
+	return {
+		files: filter === 'none' ? undefined : { kinds: kindsOf(filter), field: readBinaryOutputField(ctx, 0) },
+		deadline: deadlineOf(ctx, now),
+		checkEvery: checkEveryOf(ctx),
+	};
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	waitSettings(this, Date.now());
 	const callbackUrl = resumeUrl(this, itemIndex);
 	// The resume URL names this execution; n8n's Retry of a failed one is another, so it is kept out of the key.
 	return toResults(await createOrders.call(this, itemIndex, { callbackUrl, callbackUrlOutsideKey: true }));
@@ -119,15 +130,8 @@ function pairWithInput(output: INodeExecutionData[], input: INodeExecutionData[]
 export async function afterItems(this: IExecuteFunctions, output: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const items = itemWaits(this, output);
 	if (!items.some((entry) => entry.orders.length > 0)) return output;
-	const filter = readOption(this, 'files', 'Files to Download', 0, FILE_CHOICES);
 	const now = Date.now();
-	const state: WaitState = {
-		version: 1,
-		items,
-		files: filter === 'none' ? undefined : { kinds: kindsOf(filter), field: readBinaryOutputField(this, 0) },
-		deadline: deadlineOf(this, now),
-		checkEvery: checkEveryOf(this),
-	};
+	const state: WaitState = { version: 1, items, ...waitSettings(this, now) };
 	await waitRound(this, state, now);
 	return output;
 }
