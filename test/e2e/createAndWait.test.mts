@@ -84,6 +84,8 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		restart: variant('ollangCrWaitRsta', 'n8n restarted'),
 		allLost: variant('ollangCrWaitLost', 'every callback lost', 1),
 		twoRuns: variant('ollangCrWaitTwo1', 'two runs at once'),
+		oneLost: variant('ollangCrWaitOne1', 'one callback lost'),
+		cancelled: variant('ollangCrWaitCanc', 'an order cancelled'),
 	};
 
 	before(async () => {
@@ -268,6 +270,44 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		assert.deepEqual(firstRound, Array(ordersPerRun).fill('checkAgain'), 'the round ended unread');
 		assert.equal((await creates()) - createsBefore, 1, 'the orders created once, not again when the node ran the second time');
 		figures.push(`every callback lost, Check Again Every 1 min: ${created.length} confirmed by the second run of the node, ${((Date.now() - started) / 1000).toFixed(0)} s after the orders completed`);
+	});
+
+	it('one callback of three lost, all completing at once: the others make the node read every order, one resumption', async () => {
+		const workflow = workflows.oneLost;
+		const id = await execute(workflow);
+		const [waiting] = await untilStatus(workflow, [id], ['waiting']);
+		const created = createdBy(waiting);
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1 });
+		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
+		const [execution] = await untilStatus(workflow, [id], ENDED);
+
+		await assertEveryOrderConfirmed(finalOrders(execution), created);
+		assert.equal(execution.data.resultData.runData[LOOP_NODE].length, 1, 'one resumption');
+		const sent = await deliveries(created);
+		assert.equal(sent.filter((delivery) => delivery.status === 'dropped').length, 1, 'one callback lost');
+		const latency = callbackToResumeMs(execution, sent, created);
+		if (latency !== undefined) latencies.push(latency);
+		// The two sent at once: one resumed the run; the other is refused while it resumes or runs (500 or 409).
+		const codes = sent.filter((delivery) => delivery.status !== 'dropped').map((delivery) => delivery.attempts[0].statusCode);
+		assert.equal(codes.filter((code) => code === 200).length, 1, `answers: ${codes.join(', ')}`);
+		figures.push(`one callback of ${ordersPerRun} lost, all at once: ${created.length} confirmed, 1 resumption, the others answered ${codes.join('/')}`);
+	});
+
+	it('an order cancelled while the run waits (it never calls back): the others end the wait, the output says it was cancelled', async () => {
+		const workflow = workflows.cancelled;
+		const id = await execute(workflow);
+		const [waiting] = await untilStatus(workflow, [id], ['waiting']);
+		const created = createdBy(waiting);
+		const cancel = await sandbox.call('POST', `/integration/orders/cancel/${created[0]}`);
+		assert.equal(cancel.status, 204);
+		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
+		const [execution] = await untilStatus(workflow, [id], ENDED);
+
+		const orders = finalOrders(execution);
+		assert.deepEqual(orders.map((order) => order.id), created);
+		assert.deepEqual(orders.map((order) => order.status), created.map((_, index) => (index === 0 ? 'cancelled' : 'completed')));
+		assert.deepEqual(orders.map((order) => (order.files as unknown[] | undefined)?.length ?? 0), [0, 1, 1], 'files for the completed orders only');
+		figures.push(`an order cancelled while waiting: statuses ${orders.map((order) => String(order.status)).join('/')}, one resumption`);
 	});
 
 	it("two runs at once: each is resumed by its own orders' callbacks and outputs only its own orders", async () => {

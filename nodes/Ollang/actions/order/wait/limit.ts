@@ -17,7 +17,7 @@ export const limitWaitTimeOption: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		'Whether the execution goes on by itself after a time or at a date even if not every order is confirmed complete. n8n runs none of the node then: each order comes out unread (waitEnded "checkAgain"); sent back into this node, it reads them and each says whether it finished (waitEnded "timeLimit").',
+		'Whether the execution goes on by itself after a time or at a date even if not every order is confirmed complete. Each order then comes out unread (waitEnded "checkAgain"); sent back into this node, they are read and each says whether it finished (waitEnded "timeLimit").',
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'days' } },
 	options: [
 		{
@@ -77,7 +77,7 @@ export const checkAgainEveryOption: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		'The longest one wait lasts (0: until Limit Wait Time). When it passes, n8n hands on one item per order with waitEnded "checkAgain" without running the node: send those back into this node (an If on waitEnded) and it reads the orders, and goes on or waits again. A callback that never came then costs at most this long.',
+		'The longest one wait lasts (0: until Limit Wait Time). When it passes, n8n hands on one item per order with waitEnded "checkAgain" without running the node; sent back into this node, they make it read the orders and go on or wait again. A callback that never came then costs at most this long.',
 };
 
 /**
