@@ -43,6 +43,7 @@ const faultBody = z
 const advanceBody = z.object({ minutes: z.number().min(0) }).strict();
 const latencyBody = z.object({ ms: z.number().min(0) }).strict();
 const eventBody = z.object({ type: z.enum(DELIVERY_EVENT_TYPES), actorType: z.enum(ACTOR_TYPES).optional(), actorId: z.string().min(1).optional() }).strict();
+const delayBody = z.object({ minutes: z.number().positive().max(100_000) }).strict();
 const createOrdersBody = z
 	.object({
 		count: z.number().int().min(1).max(10_000),
@@ -157,6 +158,14 @@ export function adminRoutes(deps: AdminDeps): AdminRoute[] {
 			handler: async ({ req, params }) => {
 				const body = validate(eventBody, await readJsonBody(req));
 				return ok(201, simulation(() => deps.simulate.appendDeliveryEvent(params.orderId, body.type, body.actorType, body.actorId)));
+			},
+		},
+		{
+			method: 'POST',
+			pattern: '/__sandbox/orders/:orderId/delay',
+			handler: async ({ req, params }) => {
+				const body = validate(delayBody, await readJsonBody(req));
+				return ok(200, simulation(() => deps.simulate.delayOrder(params.orderId, body.minutes)));
 			},
 		},
 		{

@@ -36,6 +36,11 @@ export interface Simulate {
 	appendDeliveryEvent(orderId: string, type: DeliveryEventType, actorType?: ActorType, actorId?: string): DeliveryEvent;
 	/** Moves an existing order forward along its life to `status`. */
 	advanceOrderTo(orderId: string, status: OrderStatus): OrderRecord;
+	/**
+	 * Moves the order's next step not yet scheduled `minutes` later, so the steps after it (its completion) come that
+	 * much later: orders created together finish apart. Answers the minutes from creation to each later step.
+	 */
+	delayOrder(orderId: string, minutes: number): { step: string; afterMinutes: number };
 	setSegmentCount(orderId: string, count: number): void;
 	setJobFailureRate(probability: number): void;
 	setVectorizationFailureRate(probability: number): void;
@@ -101,6 +106,15 @@ export function createSimulate(world: World): Simulate {
 			const order = orderOf(orderId);
 			fastForward(world, order, status);
 			return order;
+		},
+		delayOrder(orderId, minutes) {
+			if (!(Number.isFinite(minutes) && minutes > 0)) throw new RangeError(`simulate: delay minutes must be > 0, got ${minutes}`);
+			const order = orderOf(orderId);
+			// The step at `next` is already scheduled; the one after it is scheduled when it runs, with its afterMinutes.
+			const step = order.life.plan[order.life.next + 1];
+			if (step === undefined) throw new RangeError(`simulate: order ${orderId} has no step left to delay`);
+			step.afterMinutes += minutes;
+			return { step: step.kind, afterMinutes: step.afterMinutes };
 		},
 		setSegmentCount(orderId, count) {
 			if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`simulate: segment count must be an integer >= 0, got ${count}`);

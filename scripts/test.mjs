@@ -52,7 +52,7 @@ const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.m
 /**
  * The newest 2.x runs with n8n 3.0's new defaults (test/e2e/harness.mts N8N_3_DEFAULTS: filesystem binary data,
  * manual executions on workers, 60 s task timeout, SSRF protection on), and also queue mode, the 3.0 migration
- * report, n8n's Retry (what a retry carries over differs by version), the create-and-wait example (a Wait resumed
+ * report, n8n's Retry (what a retry carries over differs by version), the create-and-wait example (Order > Create and Wait resumed
  * by the API's callbacks, in queue mode too) and the callback trigger (webhooks, and n8n's deduplication store, which
  * the trigger's first step uses): 3.0 itself ships only as a Docker image, which cannot run here.
  */

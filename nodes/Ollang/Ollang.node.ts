@@ -4,6 +4,8 @@ import type {
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -21,6 +23,7 @@ import * as project from './actions/project';
 import * as revision from './actions/revision';
 import { resourceOperationSubtitle } from './actions/common/subtitle';
 import { router } from './actions/router';
+import { receiveResumeRequest, waitingWebhooks } from './actions/order/wait/resume';
 import * as upload from './actions/upload';
 import { listSearch, loadOptions } from './methods';
 
@@ -131,6 +134,8 @@ export class Ollang implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'ollangApi', required: true }],
+		// Order > Create and Wait's resume URL, served by n8n only while an execution waits (wait/resume.ts).
+		webhooks: waitingWebhooks,
 		properties,
 	};
 
@@ -138,5 +143,10 @@ export class Ollang implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	// A request to a waiting Create and Wait's resume URL: read the orders, resume once every one is done.
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveResumeRequest.call(this);
 	}
 }

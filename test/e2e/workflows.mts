@@ -26,6 +26,7 @@ export const WORKFLOW_IDS = {
 	notEligible: 'e2eErrNotElig001',
 	growingListings: 'e2eGrowingList01',
 	downloads: 'e2eDownloads0001',
+	createAndWait: 'e2eCreateWait001',
 };
 export const CONSUMPTION_EXAMPLE = 'scheduled-consumption-report.json';
 export const MEMORY_EXAMPLE = 'memory-import-with-wait.json';
@@ -57,6 +58,23 @@ export function ordersWorkflow(fixtures: Fixtures): WorkflowJson {
 		ollang('Get review info', 'order', 'getReviewInfo', { orderId: byId(orders.byStatus.qualityCheck) }),
 		ollang('Export XLSX', 'order', 'exportXlsx', { orderId: byId(orders.subtitleCompleted), binaryPropertyName: 'sheet' }),
 		ollang('Request subtitle embedding', 'order', 'requestSubtitleEmbedding', { orderId: byId(orders.subtitleCompleted) }),
+	]);
+}
+
+/**
+ * Order > Create and Wait on its own: one order, and a one-minute Limit Wait Time, so the run ends whether or not
+ * the order's callback reaches n8n (a worker without WEBHOOK_URL gives a resume URL nobody listens at): resumed by
+ * the callback, or handed on at the limit. test/e2e/createAndWait.test.mts checks what it does.
+ */
+export function createAndWaitWorkflow(fixtures: Fixtures): WorkflowJson {
+	return stepsWorkflow(WORKFLOW_IDS.createAndWait, 'E2E: create and wait', [
+		ollang('Create and wait', 'order', 'createAndWait', {
+			projectId: fixtures.projects.writable,
+			orderType: 'document',
+			level: 0,
+			targetLanguages: { language: [{ code: 'de', isRush: false }] },
+			options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'minutes' } } },
+		}),
 	]);
 }
 
@@ -286,7 +304,14 @@ export function publicApiWorkflow(fixtures: Fixtures, inputs: PublicApiInputs): 
 
 /** The workflows that together run every one of the Ollang node's operations (the queue suite checks it). */
 export function everyOperationWorkflows(fixtures: Fixtures, inputs: PublicApiInputs): WorkflowJson[] {
-	return [ordersWorkflow(fixtures), accountWorkflow(fixtures), memoryWorkflow(), publicApiWorkflow(fixtures, inputs), downloadsWorkflow(fixtures)];
+	return [
+		ordersWorkflow(fixtures),
+		accountWorkflow(fixtures),
+		memoryWorkflow(),
+		publicApiWorkflow(fixtures, inputs),
+		downloadsWorkflow(fixtures),
+		createAndWaitWorkflow(fixtures),
+	];
 }
 
 /**

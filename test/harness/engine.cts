@@ -64,6 +64,8 @@ export interface RunWorkflowOptions {
 	mode?: WorkflowExecuteMode;
 	/** Node to start from. Default: the first Test Items node, else the node n8n would pick (a trigger). */
 	startNode?: string;
+	/** The execution's id (default: a new one); a waiting execution's resume URL names it. */
+	executionId?: string;
 }
 
 let executionCounter = 0;
@@ -74,7 +76,7 @@ let executionCounter = 0;
  * left empty) names the node and the issue.
  */
 export async function runWorkflow(workflow: WorkflowDefinition, options: RunWorkflowOptions): Promise<IRun> {
-	const { instance, execution } = await prepareExecution(workflow, options.credentials, options.mode ?? 'manual');
+	const { instance, execution } = await prepareExecution(workflow, options.credentials, options.mode ?? 'manual', undefined, options.executionId);
 	const startNodeName =
 		options.startNode ?? workflow.nodes.find((node) => node.type === TEST_ITEMS_NODE_TYPE)?.name;
 	const startNode = startNodeName === undefined ? undefined : instance.getNode(startNodeName);
@@ -123,14 +125,30 @@ export async function runStartedExecution(
 	return await execution.processRunExecutionData(instance);
 }
 
+/**
+ * A waiting execution going on, as n8n 2.x resumes one: `data` is its stored run data as n8n reads it back (the
+ * caller has already done what the resuming path does to it), run by WorkflowExecute.processRunExecutionData.
+ */
+export async function continueExecution(
+	workflow: WorkflowDefinition,
+	data: IRun['data'],
+	credentials: CredentialsById,
+	mode: WorkflowExecuteMode,
+	executionId?: string,
+): Promise<IRun> {
+	const { instance, execution } = await prepareExecution(workflow, credentials, mode, data, executionId);
+	return await execution.processRunExecutionData(instance);
+}
+
 async function prepareExecution(
 	workflow: WorkflowDefinition,
 	credentials: CredentialsById,
 	mode: WorkflowExecuteMode,
 	runExecutionData?: IRun['data'],
+	givenExecutionId?: string,
 ): Promise<{ instance: Workflow; execution: WorkflowExecute }> {
 	const runtime = await getRuntime();
-	const executionId = `harness-${process.pid}-${++executionCounter}`;
+	const executionId = givenExecutionId ?? `harness-${process.pid}-${++executionCounter}`;
 	const now = new Date();
 	const workflowData: IWorkflowBase = {
 		id: workflow.id ?? 'harness-workflow',

@@ -237,7 +237,9 @@ export function createAdditionalData(options: {
 		formWaitingBaseUrl: `${local}/form-waiting`,
 		formTestBaseUrl: `${local}/form-test`,
 		webhookBaseUrl: `${local}/webhook`,
-		webhookWaitingBaseUrl: `${local}/webhook-waiting`,
+		// As an n8n whose WEBHOOK_URL is its public https address: the API (and the sandbox, by default) refuses a
+		// loopback Callback URL, and Order > Create and Wait sends this execution's resume URL as one.
+		webhookWaitingBaseUrl: 'https://n8n.example.com/webhook-waiting',
 		webhookTestBaseUrl: `${local}/webhook-test`,
 		mcpBaseUrl: `${local}/mcp`,
 		mcpTestBaseUrl: `${local}/mcp-test`,

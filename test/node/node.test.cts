@@ -34,7 +34,7 @@ describe('node description', () => {
 
 		expect(optionsOf(resourceProperty).map((option) => option.value).sort()).toEqual(Object.keys(resources).sort());
 		expect(offered.sort()).toEqual(implemented.sort());
-		expect(offered).toHaveLength(54);
+		expect(offered).toHaveLength(55);
 		for (const key of offered) {
 			const [resource, operation] = key.split('.');
 			expect(findOperation(resource, operation)).toBeDefined();

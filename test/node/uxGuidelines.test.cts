@@ -233,6 +233,7 @@ const IDS_WITHOUT_LIST: Record<string, string> = {
 	// { mode, value } where a saved workflow has a string, so the change belongs in a new node version (not made yet).
 	'order.getMany projectId': 'a filter; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
 	'order.create projectId': 'mostly {{ $json.projectId }} from an upload; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
+	'order.createAndWait projectId': 'the same parameters as Order > Create, read by the same function (createOrders), so the same plain ID',
 	'consumption.getMany orderId': 'a filter; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
 	'upload.uploadFile folderId': 'an additional field; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
 	'upload.uploadFromUrl folderId': 'an additional field; a plain ID in node versions 1 and 2 (a locator needs a new node version)',

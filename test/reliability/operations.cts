@@ -34,6 +34,15 @@ function node(resource: string, operation: string, extra: INodeParameters = {}):
 
 const jsonItem = async (json: IDataObject): Promise<INodeExecutionData> => ({ json });
 
+/** Makes a project of its own for an item, so the orders made in it are that item's. */
+export async function createProject(sandbox: Sandbox, name: string): Promise<string> {
+	const response = await call(sandbox, 'POST', '/integration/project/create-by-url', {
+		body: { url: `https://media.example.com/${name}.mp4`, name, sourceLanguage: 'en' },
+	});
+	if (response.status !== 201) throw new Error(`could not create a project: ${response.text}`);
+	return String((JSON.parse(response.text) as IDataObject).projectId);
+}
+
 /** Makes a memory through the API, for operations that change or remove one. */
 export async function createMemory(sandbox: Sandbox, title: string): Promise<string> {
 	const response = await call(sandbox, 'POST', '/integration/memories', { body: { title } });
@@ -320,6 +329,7 @@ export const IDEMPOTENT_WRITES: OperationCase[] = [
 /** Protected writes that read the API's state before sending (one request), to settle a lost answer on a retry. */
 export const READS_BEFORE_SENDING = new Set([
 	'order.create',
+	'order.createAndWait',
 	'revision.create',
 	'memory.create',
 	'folder.attachDocument',
@@ -348,6 +358,20 @@ export const ACTIONS: OperationCase[] = [
 			json: { projectId: sandbox.fixtures.projects.writable, callbackUrl: `https://hooks.example.com/${marker}` },
 		}),
 		applied: (sandbox, json) => count(sandbox.state.orders.values(), (order) => order.options.callbackUrl === json.callbackUrl),
+	},
+	{
+		name: 'order.createAndWait',
+		kind: 'action',
+		// Its Callback URL is the execution's resume URL: a project per item counts the orders it made.
+		parameters: () =>
+			node('order', 'createAndWait', {
+				projectId: fromJson('projectId'),
+				orderType: 'subtitle',
+				level: 0,
+				targetLanguages: { language: [{ code: 'de', isRush: false }] },
+			}),
+		item: async (sandbox, marker) => ({ json: { projectId: await createProject(sandbox, marker) } }),
+		applied: (sandbox, json) => count(sandbox.state.orders.values(), (order) => order.projectId === json.projectId),
 	},
 	{
 		name: 'order.requestHumanReview',

@@ -117,6 +117,19 @@ describe('admin routes (/__sandbox/, no API key)', () => {
 		expect((await admin('POST', `orders/${orderId}/events`, { type: 'shipped' })).status).toBe(400);
 	});
 
+	it('POST orders/:orderId/delay moves an order\'s completion later: two orders created together finish apart', async () => {
+		const [early, late] = sandbox().simulate.createOrders(2, { type: 'document', level: 0 });
+		const response = await admin('POST', `orders/${late.id}/delay`, { minutes: 5 });
+		expect(response.status).toBe(200);
+		expect(response.body).toEqual({ step: 'aiDelivered', afterMinutes: expect.any(Number) });
+
+		await admin('POST', 'clock/advance', { minutes: 11 });
+		expect([early.status, late.status]).toEqual(['completed', 'ongoing']);
+		await admin('POST', 'clock/advance', { minutes: 5 });
+		expect(late.status).toBe('completed');
+		expect((await admin('POST', `orders/${late.id}/delay`, { minutes: 0 })).status).toBe(400);
+	});
+
 	it('POST orders creates orders in a chosen state; PUT simulation tunes the simulation', async () => {
 		const created = await admin('POST', 'orders', { count: 3, type: 'subtitle', status: 'completed' });
 		expect(created.status).toBe(201);

@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 /** Every resource and its operations. The router's map is typed from this, so a missing operation does not compile. */
 export interface OllangResourceMap {
@@ -6,6 +6,7 @@ export interface OllangResourceMap {
 		| 'get'
 		| 'getMany'
 		| 'create'
+		| 'createAndWait'
 		| 'requestHumanReview'
 		| 'cancelHumanReview'
 		| 'exportXlsx'
@@ -60,6 +61,10 @@ export interface ItemOperation {
 	description: INodeProperties[];
 	kind: OperationKind;
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]>;
+	/** Runs before any item; items returned are the node's output and no item runs (Create and Wait's re-check). */
+	takeOver?(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined>;
+	/** Runs once after every item, on the node's paired output (Create and Wait puts the execution to wait here). */
+	afterItems?(this: IExecuteFunctions, output: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
 /** An output item or an error, paired with the input items it came from. */

@@ -99,6 +99,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [output];
 	}
 
+	const takenOver = chosen.takeOver === undefined ? undefined : await chosen.takeOver.call(this);
+	if (takenOver !== undefined) return [takenOver];
+
 	// Reads run Read Concurrency items at once (8 unless the option says otherwise); their outcomes are settled in
 	// item order, so output order, pairing and Continue On Fail are as if one item ran after another. Without
 	// Continue On Fail no item starts after a failure, the items under way finish, and the first failing item in
@@ -127,5 +130,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		settle({ pairedItems: [itemIndex], error });
 	});
+	if (chosen.afterItems !== undefined) return [await chosen.afterItems.call(this, output)];
 	return [output];
 }

@@ -1,5 +1,5 @@
 // File answers streamed into n8n's binary store, named from the answer, scanned for an echoed key.
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BodyStream } from './exchange';
@@ -48,7 +48,7 @@ const SCAN_CHUNK_BYTES = 64 * 1024;
  * The size of a stored file in bytes. n8n 2.x gives it as `bytes`; n8n 1.x does not for a stream, so it is read from
  * the store's metadata, or from the base64 length of a file kept in memory: never by reading the file again.
  */
-export async function storedSize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<number> {
+export async function storedSize(ctx: IExecuteFunctions | IWebhookFunctions, binary: IBinaryData): Promise<number> {
 	if (typeof binary.bytes === 'number') return binary.bytes;
 	if (binary.id !== undefined) return (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize;
 	const padding = binary.data.endsWith('==') ? 2 : binary.data.endsWith('=') ? 1 : 0;

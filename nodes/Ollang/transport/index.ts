@@ -26,7 +26,7 @@ export type { ApiResponse } from './jsonRequest';
 export { unexpectedResponse, apiRequestWithResponse, apiRequest, megabytes, apiUploadMultipart } from './jsonRequest';
 export type { FileAnswer, StoredDownload } from './download';
 export { fileNameFromContentDisposition, apiDownloadBinary } from './download';
-export type { SignedDownload, SignedFile } from './storage';
+export type { FileContext, SignedDownload, SignedFile } from './storage';
 export { downloadSignedFile, linkWithoutQuery } from './storage';
 export type { Settled } from './concurrency';
 export { settleConcurrent, mapConcurrent } from './concurrency';

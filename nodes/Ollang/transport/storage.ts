@@ -1,5 +1,5 @@
 // Files behind the signed links an order lists, streamed from the storage host into n8n's binary store, without the API key.
-import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { storedSize } from './download';
@@ -8,6 +8,9 @@ import { readStream, snippet } from './exchange';
 import { RETRY_POLICY } from './request';
 import { backoffDelay, classifyFailure } from './retries';
 import { baseUrlProblem } from './target';
+
+/** Where a file is stored from: an operation, or a waiting node's webhook (Order > Create and Wait). */
+export type FileContext = IExecuteFunctions | IWebhookFunctions;
 
 /** A file behind a signed link, and the name and type to store it under. */
 export interface SignedFile {
@@ -48,7 +51,7 @@ function storageReason(body: Buffer): string {
 	return snippet(text);
 }
 
-function storageError(ctx: IExecuteFunctions, file: SignedFile, message: string, description: string, status?: number) {
+function storageError(ctx: FileContext, file: SignedFile, message: string, description: string, status?: number) {
 	return new NodeApiError(
 		ctx.getNode(),
 		{},
@@ -62,7 +65,7 @@ function storageError(ctx: IExecuteFunctions, file: SignedFile, message: string,
  * the body streams are retried (a GET of a stored file is safe to repeat). A 403 or 400 (an expired or revoked
  * link) is returned, not thrown: the caller reads the order again for fresh links.
  */
-export async function downloadSignedFile(this: IExecuteFunctions, file: SignedFile): Promise<SignedDownload> {
+export async function downloadSignedFile(this: FileContext, file: SignedFile): Promise<SignedDownload> {
 	const problem = signedLinkProblem(file.url);
 	const shown = linkWithoutQuery(file.url);
 	if (problem !== undefined) {

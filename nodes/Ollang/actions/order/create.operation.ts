@@ -8,6 +8,7 @@ import { toResults } from '../common/outcomes';
 import { checkId, checkOption, checkUrl, invalidField, readId, readOption } from '../common/parameters';
 import { requireList } from '../common/responses';
 import { records } from '../common/simplify';
+import type { WriteResult } from '../common/writeOnce';
 import { byListing, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
 import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
@@ -15,7 +16,23 @@ import { creatableOrderTypes, dubbingStyles, orderSubTypes } from './values';
 /** The API accepts at most this many memories per order. */
 export const MAX_SELECTED_MEMORIES = 20;
 
-const properties: INodeProperties[] = [
+const callbackUrlField: INodeProperties = {
+	displayName: 'Callback URL',
+	name: 'callbackUrl',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://example.com/ollang-callback',
+	description:
+		'Address the API POSTs to when an order completes (it may call more than once; the call is not signed, so confirm with Order > Get)',
+	hint: 'To go on in this execution once every order completes, use Order > Create and Wait instead',
+};
+
+/**
+ * The order's parameters, as Create and Create and Wait show them; Create and Wait sets the Callback URL itself
+ * (this execution's resume URL), so it offers no such field.
+ */
+export function orderProperties(withCallbackUrl: boolean): INodeProperties[] {
+	return [
 	{
 		displayName: 'Project ID',
 		name: 'projectId',
@@ -94,16 +111,7 @@ const properties: INodeProperties[] = [
 				default: false,
 				description: 'Whether to run an automatic quality evaluation when the order is done',
 			},
-			{
-				displayName: 'Callback URL',
-				name: 'callbackUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://example.com/ollang-callback',
-				description:
-					'Address the API POSTs to when an order completes (it may call more than once; the call is not signed, so confirm with Order > Get)',
-				hint: 'To go on in this execution once an order completes, use {{ $execution.resumeUrl }} and a Wait node set to "On Webhook Call"',
-			},
+			...(withCallbackUrl ? [callbackUrlField] : []),
 			{
 				displayName: 'Dubbing Style',
 				name: 'dubbingStyle',
@@ -131,9 +139,10 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-];
+	];
+}
 
-export const description = forPaidWrite('order', 'create', properties);
+export const description = forPaidWrite('order', 'create', orderProperties(true));
 
 export const kind: OperationKind = 'paidWrite';
 
@@ -155,6 +164,33 @@ function readMemoryIds(ctx: IExecuteFunctions, value: unknown, itemIndex: number
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
+	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const callbackUrl =
+		extra.callbackUrl !== undefined && extra.callbackUrl !== ''
+			? checkUrl(this, extra.callbackUrl, 'Callback URL', itemIndex)
+			: undefined;
+	return toResults(await createOrders.call(this, itemIndex, { callbackUrl }));
+}
+
+export interface CreateOrdersOptions {
+	/** Where the API calls when each order completes. */
+	callbackUrl?: string;
+	/**
+	 * Whether the Callback URL is left out of the request that names the item across n8n's retries: Create and Wait's
+	 * URL is this execution's resume URL, which n8n's Retry of a failed execution changes.
+	 */
+	callbackUrlOutsideKey?: boolean;
+}
+
+/**
+ * Creates the item's orders (one per target language) through the write-once protocol, from the parameters Create
+ * and Create and Wait share. Returns the API's answer (one entry per order) or what write-once says of the item.
+ */
+export async function createOrders(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: CreateOrdersOptions,
+): Promise<WriteResult> {
 	const projectId = readId(this, 'projectId', 'Project ID', itemIndex);
 	const orderType = readOption(this, 'orderType', 'Order Type', itemIndex, creatableOrderTypes);
 	const level = Number(this.getNodeParameter('level', itemIndex, 0));
@@ -185,9 +221,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (orderSubType !== undefined) body.orderSubType = orderSubType;
 	if (dubbingStyle !== undefined) body.dubbingStyle = dubbingStyle;
 	if (extra.autoQc !== undefined) body.autoQc = extra.autoQc === true;
-	if (extra.callbackUrl !== undefined && extra.callbackUrl !== '') {
-		body.callbackUrl = checkUrl(this, extra.callbackUrl, 'Callback URL', itemIndex);
-	}
+	if (options.callbackUrl !== undefined) body.callbackUrl = options.callbackUrl;
 	const memories = readMemoryIds(this, extra.selectedMemories, itemIndex);
 	if (memories) body.selectedMemories = memories;
 
@@ -220,8 +254,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				})) as IDataObject
 			)?.data,
 		);
-	const json = await writeOnce(this, itemIndex, {
-		request: { path: request.path, body },
+	const keyedBody = { ...body };
+	if (options.callbackUrlOutsideKey === true) delete keyedBody.callbackUrl;
+	return await writeOnce(this, itemIndex, {
+		request: { path: request.path, body: keyedBody },
 		send: async () => requireList.call(this, request, await apiRequest.call(this, request)),
 		lostAnswer: byListing(
 			newestOrders,
@@ -232,5 +268,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		),
 		identity: { projectId, orderType },
 	});
-	return toResults(json);
 }

@@ -4,6 +4,7 @@ import type { ResourceOperations } from '../node.type';
 import * as cancel from './cancel.operation';
 import * as cancelHumanReview from './cancelHumanReview.operation';
 import * as create from './create.operation';
+import * as createAndWait from './createAndWait.operation';
 import * as downloadFiles from './downloadFiles.operation';
 import * as exportXlsx from './exportXlsx.operation';
 import * as get from './get.operation';
@@ -18,6 +19,7 @@ export const operations: ResourceOperations<'order'> = {
 	get,
 	getMany,
 	create,
+	createAndWait,
 	requestHumanReview,
 	cancelHumanReview,
 	exportXlsx,
@@ -54,6 +56,13 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Create order',
 				description: 'Create one order per target language for an uploaded project (spends credits)',
+			},
+			{
+				name: 'Create and Wait',
+				value: 'createAndWait',
+				action: 'Create order and wait for completion',
+				description:
+					'Create the orders, then pause the execution until the API confirms every one complete (spends credits)',
 			},
 			{
 				name: 'Download Files',
@@ -117,6 +126,7 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...getMany.description,
 	...create.description,
+	...createAndWait.description,
 	...requestHumanReview.description,
 	...cancelHumanReview.description,
 	...exportXlsx.description,
