@@ -159,7 +159,9 @@ async function reserve(item: Item, write: PaidWrite, from: number, baseline: str
 	for (let attempt = from; attempt < ATTEMPTS; attempt++) {
 		const claimed = await item.markers.claimAttempt(item.key, attempt);
 		if (claimed === 'failed') throw storeDidNotAnswer(item.ctx, item.itemIndex);
-		if (claimed === 'won') return { attempt, refusalMeansDone };
+		// Without an Idempotency Key, outside n8n's Retry, another execution's claim is not this item's repeat (the
+		// same run's context can be shared: an MCP Server Trigger's tool calls): asked again, it is sent again.
+		if (claimed === 'won' || (!item.keyed && !item.isRetry)) return { attempt, refusalMeansDone };
 		const after = await readTakenAttempt(item, write, attempt, baseline);
 		if ('done' in after) return after;
 		refusalMeansDone ||= after.refusalMeansDone;
