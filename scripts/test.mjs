@@ -59,7 +59,9 @@ const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.m
 const MATRIX_MODES = {
 	'2.41.1': {
 		label: '2.41.1 with 3.0 defaults',
-		files: [...MATRIX_FILES, 'queue.test.mts', 'migration.test.mts', 'retry.test.mts', 'createAndWait.test.mts', 'callbackTrigger.test.mts'],
+		// The callback trigger first, beside the trigger suite (mostly waiting for polls): its burst of 160 measures what
+		// n8n answers within 10 s on two cores, which the queue suite's five n8n processes beside it did not leave.
+		files: ['callbackTrigger.test.mts', 'trigger.test.mts', ...MATRIX_FILES.filter((file) => file !== 'trigger.test.mts'), 'queue.test.mts', 'migration.test.mts', 'retry.test.mts', 'createAndWait.test.mts'],
 		env: { OLLANG_N8N_DEFAULTS: '3.0' },
 	},
 };
