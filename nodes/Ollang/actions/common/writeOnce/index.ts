@@ -136,7 +136,6 @@ function baselineOfRecord(record: WriteRecord, records: StaticRecords, markers: 
 	return {
 		has: async (token: string) => (tokens !== undefined ? tokens.includes(token) : await fromStore!(token)),
 		claimed: records.claimedIds(),
-		sentAt: record.at,
 	};
 }
 

@@ -14,8 +14,6 @@ export interface Baseline {
 	has(token: string): Promise<boolean | undefined>;
 	/** Ids this node's other records made: never taken for this item's. */
 	claimed: Set<string>;
-	/** When the earlier send began (epoch ms), where known: what existed before it is not its effect. */
-	sentAt?: number;
 }
 
 /** How a lost answer is read back from the API, declared by each paid write. */
