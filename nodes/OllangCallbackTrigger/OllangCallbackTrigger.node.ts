@@ -4,6 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -12,6 +14,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { callbackTriggerProperties } from './description';
 import { emitOnce } from './emitOnce';
 import { receiveCallback } from './receive';
+import { startSweeps } from './sweep';
 
 export class OllangCallbackTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -64,7 +67,13 @@ export class OllangCallbackTrigger implements INodeType {
 		return await receiveCallback.call(this);
 	}
 
-	// The first step of the execution webhook() started: drops a completion n8n's database has seen (emitOnce.ts).
+	// Runs beside the webhook while the workflow is published: the sweep for what push missed (sweep.ts).
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await startSweeps.call(this);
+	}
+
+	// The first step of each execution webhook() or the sweep started: confirms with the API, drops a completion n8n's
+	// database has seen (emitOnce.ts).
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await emitOnce.call(this);
 	}

@@ -1,14 +1,15 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { OllangContext } from '../Ollang/transport';
 import { apiPath, apiRequest } from '../Ollang/transport';
 import { asNodeError } from '../OllangTrigger/pollSession';
 import type { Callback } from './callback';
 
 /**
  * What the API says about a callback: confirmed with the completion it is (`completionKey`) and the item to emit, or
- * not and why. `later`: the API may not show it yet (the order not completed, the evaluation still running), so
- * the API is asked to call again.
+ * not and why. `later`: the API may not show it yet (the order not completed, the evaluation still running): the
+ * sweep emits it once the API does.
  */
 export type Confirmation =
 	| { confirmed: true; completionKey: string; item: IDataObject }
@@ -17,7 +18,7 @@ export type Confirmation =
 /** Get Order's answer, or the API's lasting refusal of it (an unknown order, another account's). */
 export type OrderRead = { order: IDataObject } | { refusedWith: number };
 
-/** Per read; the whole confirmation is bounded by the receiver's budget besides (receive.ts). */
+/** Per read (after the transport's own retries, the execution leaves the callback to the sweep). */
 const READ_TIMEOUT_MS = 5_000;
 
 const DONE_STATUSES = ['completed', 'delivered'];
@@ -27,7 +28,7 @@ const DONE_STATUSES = ['completed', 'delivered'];
  * an AI-only order, the LSP's approval for a reviewed one. A rerun adds a new one; the order's later delivery to
  * the client (order_delivered) and a translator's delivery do not complete it.
  */
-const COMPLETING_EVENTS = ['ai_delivered', 'lsp_approved'];
+export const COMPLETING_EVENTS = ['ai_delivered', 'lsp_approved'] as const;
 
 /** A 4xx from the API (unknown order, not this key's): a lasting answer, not a failure to retry. */
 function isLastingRefusal(error: unknown): error is NodeApiError {
@@ -36,7 +37,7 @@ function isLastingRefusal(error: unknown): error is NodeApiError {
 }
 
 /** Get Order (the reference's advice for confirming a callback). A failed read (after the transport's retries) is thrown. */
-export async function readOrder(this: IWebhookFunctions, orderId: string): Promise<OrderRead> {
+export async function readOrder(this: OllangContext, orderId: string): Promise<OrderRead> {
 	try {
 		const order = (await apiRequest.call(this, {
 			method: 'GET',
@@ -60,7 +61,7 @@ export async function readOrder(this: IWebhookFunctions, orderId: string): Promi
  */
 export function orderCompletionKey(orderId: string, order: IDataObject): string {
 	const events = Array.isArray(order.deliveryEvents) ? (order.deliveryEvents as IDataObject[]) : [];
-	const completing = events.filter((event) => COMPLETING_EVENTS.includes(String(event.type)) && typeof event.occurredAt === 'string');
+	const completing = events.filter((event) => (COMPLETING_EVENTS as readonly string[]).includes(String(event.type)) && typeof event.occurredAt === 'string');
 	const latest = completing[completing.length - 1];
 	return latest === undefined ? `order:${orderId}:no-delivery-log` : `order:${orderId}:${String(latest.occurredAt)}`;
 }
@@ -76,16 +77,19 @@ export function judge(callback: Callback, read: OrderRead): Confirmation {
 	const status = String(order.status);
 	if (callback.event === 'orderCompleted') {
 		if (!DONE_STATUSES.includes(status)) return { confirmed: false, reason: `order ${callback.orderId} is ${status}, not completed`, later: true };
-		return { confirmed: true, completionKey: orderCompletionKey(callback.orderId, order), item: { event: callback.event, orderId: callback.orderId, order } };
+		return { confirmed: true, completionKey: orderCompletionKey(callback.orderId, order), item: completionItem(callback, order) };
 	}
 	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
 	if (!evaluation || evaluation.id !== callback.evalId) {
 		return { confirmed: false, reason: `evaluation ${callback.evalId} is not the latest of order ${callback.orderId}`, later: false };
 	}
 	if (evaluation.isLoading === true) return { confirmed: false, reason: `evaluation ${callback.evalId} is still running`, later: true };
-	return {
-		confirmed: true,
-		completionKey: `qc:${callback.evalId}`,
-		item: { event: callback.event, orderId: callback.orderId, evalId: callback.evalId, evaluation, order },
-	};
+	return { confirmed: true, completionKey: `qc:${callback.evalId}`, item: completionItem(callback, order, evaluation) };
+}
+
+/** The item a completion emits: the API's order (and evaluation), never a callback's body. */
+export function completionItem(callback: Callback, order: IDataObject, evaluation?: IDataObject): IDataObject {
+	return callback.event === 'orderCompleted'
+		? { event: callback.event, orderId: callback.orderId, order }
+		: { event: callback.event, orderId: callback.orderId, evalId: callback.evalId, evaluation: evaluation ?? null, order };
 }

@@ -2,6 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { ClaimOutcome } from '../shared/claim';
 import { claim, markOf, newClaimant } from '../shared/claim';
 import { removeRecorded } from '../shared/deduplicationStore';
+import { confirmArrivals } from './confirmArrivals';
+import { ANSWER_KEEP_MS, rememberAnswer, triggerScope } from './processed';
+import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs } from './sweep';
 
 /**
  * Completions n8n's deduplication store keeps per node (the entries of one row in n8n's database). Repeats come
@@ -15,16 +18,19 @@ const LOG = 'Ollang Callback Trigger:';
 const STORE_OPTIONS = { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS } as const;
 
 /**
- * The durable half of "each completion once". n8n runs a webhook trigger's execute() as the first step of the
- * execution the webhook started (WorkflowExecute.runNode), with the webhook's items as input, and there n8n's
- * deduplication store is open: in n8n's database, shared by restarts, main and workers. A completion already in it
- * (a repeat that reached a restarted n8n or another webhook process) leaves the node with no items, so nothing after
- * it runs. Test events (manual mode) pass through unrecorded, so trying the workflow never hides a production event.
+ * The execution's first step. n8n runs a webhook trigger's execute() as the first step of the execution its webhook
+ * (or its sweep, trigger()) started (WorkflowExecute.runNode), with those items as input, and there n8n's
+ * deduplication store is open: in n8n's database, shared by restarts, main, webhook processes and workers. Each
+ * arrival is confirmed with the API (confirmArrivals.ts), then each completion is claimed under its key: one already
+ * in the store (a repeat, or the same completion found by push and sweep) leaves the node with no item for it, so
+ * nothing after it runs. Test events (manual mode) are confirmed but pass unrecorded, so trying the workflow never
+ * hides a production event.
  */
 export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	if (this.getMode() === 'manual') return [items];
-	const keys = [...new Set(items.map((item) => String(item.json.completionKey)))];
+	const completions = await confirmArrivals.call(this, this.getInputData(), sweepIntervalMs(this.getNodeParameter('sweepMinutes', 0, DEFAULT_SWEEP_MINUTES)) > 0);
+	if (this.getMode() === 'manual') return [completions.map((completion) => ({ json: completion.json }))];
+	const keys = [...new Set(completions.map((completion) => completion.completionKey))];
+	if (keys.length === 0) return [[]];
 	const claimant = newClaimant(this.getExecutionId());
 	let outcomes: Map<string, ClaimOutcome>;
 	try {
@@ -36,10 +42,10 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	} catch (error) {
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);
-		return [items];
+		outcomes = new Map(keys.map((key) => [key, 'won']));
 	}
 	for (const [key, outcome] of outcomes) {
-		if (outcome === 'before') this.logger.info(`${LOG} repeated callback dropped (${key}): this completion started a workflow before`);
+		if (outcome === 'before') this.logger.info(`${LOG} repeated completion dropped (${key}): it started a workflow before`);
 		if (outcome === 'meanwhile') this.logger.info(`${LOG} ${key} was recorded at the same moment by another execution, which emits it; dropped here`);
 		// The row kept losing it to other processes' writes: emitted, as a completion is never lost.
 		if (outcome === 'undecided') this.logger.info(`${LOG} ${key} kept disappearing from n8n's deduplication store; emitted`);
@@ -50,6 +56,16 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	} catch (error) {
 		this.logger.debug(`${LOG} claims not removed from n8n's deduplication store (${(error as Error).message})`);
 	}
-	const emitted = new Set(['won', 'undecided']);
-	return [items.filter((item) => emitted.has(outcomes.get(String(item.json.completionKey)) ?? 'won'))];
+	const scope = triggerScope(this);
+	const emitted = new Set<string>();
+	const items: INodeExecutionData[] = [];
+	for (const completion of completions) {
+		// Repeats of this callback are answered without an execution from now on (in this process).
+		if (completion.claim !== undefined) rememberAnswer(scope, completion.claim, `the API showed ${completion.completionKey}, settled`, ANSWER_KEEP_MS.repeat);
+		const outcome = outcomes.get(completion.completionKey) ?? 'won';
+		if ((outcome !== 'won' && outcome !== 'undecided') || emitted.has(completion.completionKey)) continue;
+		emitted.add(completion.completionKey);
+		items.push({ json: completion.json });
+	}
+	return [items];
 }

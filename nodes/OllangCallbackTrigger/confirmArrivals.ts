@@ -1,0 +1,95 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Arrival } from './arrival';
+import { arrivalOf } from './arrival';
+import type { OrderRead } from './confirm';
+import { completionItem, judge, readOrder } from './confirm';
+import { ANSWER_KEEP_MS, rememberAnswer, sharedRead, triggerScope } from './processed';
+import { memoryKeys } from './receive';
+import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
+
+const LOG = 'Ollang Callback Trigger:';
+
+/** A completion the API shows: its key in n8n's store, the item to emit, and the claim that brought it (push). */
+export interface ConfirmedCompletion {
+	completionKey: string;
+	json: IDataObject;
+	claim?: string;
+}
+
+/** What an arrival came to: confirmed, or not (and whether that is an error the execution should fail with). */
+type Outcome = { confirmed: ConfirmedCompletion } | { dropped: string; error?: Error };
+
+/** Get Order, shared by the callbacks of one order confirmed at the same time in this process. */
+async function readShared(ctx: IExecuteFunctions, scope: string, arrival: Arrival): Promise<OrderRead | undefined> {
+	const { orderId } = arrival.callback;
+	if (arrival.arrivedBy === 'sweep') return await sharedRead(scope, `sweep:${orderId}`, async () => await readOrder.call(ctx, orderId));
+	return await sharedRead(scope, `push:${orderId}`, async () =>
+		await withinRefusalBudget(scope, async () => await readOrder.call(ctx, orderId), (read) => 'refusedWith' in read),
+	);
+}
+
+/** A pushed callback: confirmed by the API's order, or dropped (remembered, so its repeats start no execution). */
+async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extract<Arrival, { arrivedBy: 'push' }>): Promise<Outcome> {
+	const { callback } = arrival;
+	const keys = memoryKeys(callback);
+	const read = await readShared(ctx, scope, arrival);
+	if (read === undefined) {
+		return { dropped: `${keys.claim} not read: ${REFUSED_READS_PER_MINUTE} reads the API refused in the last minute (forged callbacks?)` };
+	}
+	const confirmation = judge(callback, read);
+	if (confirmation.confirmed) {
+		return { confirmed: { completionKey: confirmation.completionKey, json: { ...confirmation.item, completionKey: confirmation.completionKey, arrivedBy: 'push' }, claim: keys.claim } };
+	}
+	if (!confirmation.later) {
+		const key = 'refusedWith' in read ? keys.unknownOrder : keys.claim;
+		rememberAnswer(scope, key, `an execution found: ${confirmation.reason}`, ANSWER_KEEP_MS.refused);
+	}
+	return { dropped: `callback not confirmed by the Ollang API (${keys.claim}): ${confirmation.reason}` };
+}
+
+/** A completion the sweep found: emitted with the API's full order when it can be read now, else with what the sweep read. */
+async function confirmSwept(ctx: IExecuteFunctions, scope: string, arrival: Extract<Arrival, { arrivedBy: 'sweep' }>): Promise<Outcome> {
+	const { callback, completionKey, found } = arrival;
+	let read: OrderRead | undefined;
+	try {
+		read = await readShared(ctx, scope, arrival);
+	} catch (error) {
+		ctx.logger.warn(`${LOG} ${completionKey}: the order could not be read again (${(error as Error).message}); emitted with what the sweep read`);
+	}
+	if (read === undefined || 'refusedWith' in read) return { confirmed: { completionKey, json: { event: callback.event, orderId: callback.orderId, ...found, completionKey, arrivedBy: 'sweep' } } };
+	const latest = read.order.latestEvaluation as IDataObject | null | undefined;
+	const evaluation = callback.event === 'qcEvaluationCompleted' && latest?.id === callback.evalId ? latest : (found.evaluation as IDataObject | undefined);
+	return { confirmed: { completionKey, json: { ...completionItem(callback, read.order, evaluation), completionKey, arrivedBy: 'sweep' } } };
+}
+
+/**
+ * The first step of every production execution this trigger starts: each arrival confirmed with the API (a push's
+ * claim is only a claim until Get Order shows the completion), as the completion the API shows. What cannot be
+ * confirmed now is logged and left to the sweep; with the sweep off, a failed read fails the execution (n8n's
+ * retry of the execution reads again), as nothing else would find it.
+ */
+export async function confirmArrivals(this: IExecuteFunctions, items: INodeExecutionData[], sweepOn: boolean): Promise<ConfirmedCompletion[]> {
+	const scope = triggerScope(this);
+	const outcomes = await Promise.all(
+		items.map(async (item): Promise<Outcome> => {
+			const arrival = arrivalOf(item.json);
+			if (arrival === undefined) return { dropped: 'an input item this trigger did not make (edited or pinned data?)' };
+			if (arrival.arrivedBy === 'sweep') return await confirmSwept(this, scope, arrival);
+			try {
+				return await confirmPush(this, scope, arrival);
+			} catch (error) {
+				const reason = `${memoryKeys(arrival.callback).claim} could not be confirmed with the Ollang API (${(error as Error).message})`;
+				return { dropped: reason, error: error as Error };
+			}
+		}),
+	);
+	const failed = outcomes.find((outcome): outcome is { dropped: string; error: Error } => 'error' in outcome && outcome.error !== undefined);
+	if (failed !== undefined && !sweepOn) throw failed.error;
+	const confirmed: ConfirmedCompletion[] = [];
+	for (const outcome of outcomes) {
+		if ('confirmed' in outcome) confirmed.push(outcome.confirmed);
+		else this.logger.warn(`${LOG} ${outcome.dropped}; ${sweepOn ? 'the sweep emits it once the API shows it completed' : 'nothing emitted (the sweep is off)'}`);
+	}
+	return confirmed;
+}

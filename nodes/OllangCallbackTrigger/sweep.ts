@@ -1,0 +1,143 @@
+import type { IDataObject, INode, INodeExecutionData, IPollFunctions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { OrderEvent } from '../OllangTrigger/config';
+import { DEFAULT_LOOKBACK_DAYS } from '../OllangTrigger/config';
+import { pollTrigger } from '../OllangTrigger/poll';
+import type { Arrival } from './arrival';
+import { arrivalItem } from './arrival';
+import { COMPLETING_EVENTS } from './confirm';
+
+/**
+ * The safety net under push. Callbacks are the fast path; the API gives up on a delivery after its retries (a burst
+ * n8n could not answer, a deploy, n8n down longer than the API retries), and such a completion would never start a
+ * workflow. So the trigger also reads the API on a schedule, as the Ollang Trigger polls (the same code: its order
+ * delivery events and QC evaluations, its cursors, its restarts): every completing delivery event (AI delivery, LSP
+ * approval) and every finished QC evaluation of the orders created within the look-back. Each is emitted under the
+ * same key a callback's completion has (order:<id>:<occurredAt>, qc:<evalId>), so whichever of push and sweep comes
+ * first emits it and the other is dropped by the execution's claim (emitOnce.ts).
+ *
+ * n8n runs a node's trigger() beside its webhooks when the workflow is published, on the leader main only in queue
+ * mode; its static data (the cursors) is saved when it emits and when the workflow is activated. The first sweep runs
+ * at activation: after n8n was down, it emits what completed meanwhile; on a first activation it sets the baseline.
+ */
+
+export const DEFAULT_SWEEP_MINUTES = 5;
+
+/** How often a sleeping sweep loop checks that the workflow was not deactivated meanwhile. */
+const STOP_CHECK_MS = 1_000;
+
+/** The sweep's period in ms from the node's Sweep Every (Minutes), 0 when it is off. */
+export function sweepIntervalMs(minutes: unknown): number {
+	const value = typeof minutes === 'string' && minutes.trim() !== '' ? Number(minutes) : minutes;
+	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.max(1_000, Math.round(value * 60_000)) : 0;
+}
+
+/** Which of the Ollang Trigger's order events finds each callback event. */
+const SWEPT: Record<string, OrderEvent> = { orderCompleted: 'orderDeliveryEvent', qcEvaluationCompleted: 'qcEvaluationFinished' };
+
+/**
+ * The Ollang Trigger's poll, run for one callback event inside this node: its parameters fixed (completing delivery
+ * events or QC evaluations of recent orders), its state in a part of this node's static data of its own, and its
+ * node id set apart (the id salts its account digest and names its baseline), so the two events never share cursors.
+ */
+function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number): IPollFunctions {
+	const node = ctx.getNode();
+	const sweepNode: INode = { ...node, id: `${node.id}:sweep:${event}` };
+	const parameters: IDataObject = {
+		event: SWEPT[event],
+		eventTypes: [...COMPLETING_EVENTS],
+		watch: 'recentOrders',
+		filters: {},
+		'filters.folderId': '',
+		lookbackDays,
+		options: {},
+	};
+	const nodeData = ctx.getWorkflowStaticData('node');
+	const stateKey = `sweep:${event}`;
+	const context = {
+		getNode: () => sweepNode,
+		getNodeParameter: (name: string, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+		getWorkflowStaticData: (type: string) => {
+			if (type !== 'node') return ctx.getWorkflowStaticData(type);
+			if (nodeData[stateKey] === undefined || typeof nodeData[stateKey] !== 'object') nodeData[stateKey] = {};
+			return nodeData[stateKey] as IDataObject;
+		},
+		getMode: () => ctx.getMode(),
+		getWorkflow: () => ctx.getWorkflow(),
+		getCredentials: async (type: string) => await ctx.getCredentials(type),
+		logger: ctx.logger,
+		helpers: ctx.helpers,
+	};
+	return context as unknown as IPollFunctions;
+}
+
+/** A completion the poll found, as the arrival the execution confirms and claims. */
+function sweptArrival(event: string, json: IDataObject): Arrival {
+	const orderId = String(json.orderId);
+	const order = json.order as IDataObject;
+	if (event === 'orderCompleted') {
+		const completedAt = String(json.occurredAt);
+		const deliveryEvent = { type: json.type, occurredAt: json.occurredAt, actorType: json.actorType, actorId: json.actorId };
+		return { arrivedBy: 'sweep', callback: { event: 'orderCompleted', orderId, completedAt }, completionKey: `order:${orderId}:${completedAt}`, found: { order, deliveryEvent } };
+	}
+	const evalId = String(json.evaluationId);
+	const evaluation = { id: evalId, createdAt: json.requestedAt, textSummary: json.textSummary, scores: json.scores, segmentEvals: json.segmentEvals };
+	return { arrivedBy: 'sweep', callback: { event: 'qcEvaluationCompleted', orderId, evalId }, completionKey: `qc:${evalId}`, found: { order, evaluation } };
+}
+
+/** One sweep of every watched event: the arrivals it found (a failed event is logged; its cursors stay for the next). */
+export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]> {
+	const events = (this.getNodeParameter('events', []) as string[]).filter((event) => event in SWEPT);
+	const lookbackDays = Number(this.getNodeParameter('sweepLookbackDays', DEFAULT_LOOKBACK_DAYS));
+	const found: IDataObject[] = [];
+	for (const event of events) {
+		let polled: INodeExecutionData[][] | null;
+		try {
+			polled = await pollTrigger.call(pollContext(this, event, lookbackDays));
+		} catch (error) {
+			this.logger.warn(`Ollang Callback Trigger: the sweep for ${event} failed (${(error as Error).message}); it goes on from where it was at the next sweep`);
+			continue;
+		} finally {
+			// n8n saves static data it saw changed: the poll wrote below this node's own object, so say so at its level.
+			const nodeData = this.getWorkflowStaticData('node');
+			nodeData[`sweep:${event}`] = { ...(nodeData[`sweep:${event}`] as IDataObject) };
+		}
+		for (const item of polled?.[0] ?? []) found.push(arrivalItem(sweptArrival(event, item.json)));
+	}
+	return found;
+}
+
+/** Sleeps until `until`, or until `stopped()`. */
+async function pause(until: number, stopped: () => boolean): Promise<void> {
+	while (!stopped() && Date.now() < until) await sleep(Math.min(STOP_CHECK_MS, until - Date.now()));
+}
+
+/**
+ * Sweeps while the workflow is published: once at activation (awaited, so n8n saves the baseline or the cursors
+ * with the activation), then every Sweep Every (Minutes), each emitting what it found in one execution.
+ */
+export async function startSweeps(this: ITriggerFunctions): Promise<ITriggerResponse> {
+	const intervalMs = sweepIntervalMs(this.getNodeParameter('sweepMinutes', DEFAULT_SWEEP_MINUTES));
+	if (this.getMode() === 'manual' || intervalMs === 0) return {};
+	let stopped = false;
+	const emitFound = (found: IDataObject[]) => {
+		if (!stopped && found.length > 0) this.emit([found.map((json) => ({ json }))]);
+	};
+	const first = await sweepOnce.call(this);
+	void (async () => {
+		// After trigger() returned: n8n has the activation, and its executions, in hand.
+		await sleep(1);
+		emitFound(first);
+		while (!stopped) {
+			await pause(Date.now() + intervalMs, () => stopped);
+			if (stopped) break;
+			emitFound(await sweepOnce.call(this));
+		}
+	})();
+	return {
+		closeFunction: async () => {
+			stopped = true;
+		},
+	};
+}
