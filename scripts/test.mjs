@@ -1,6 +1,6 @@
 // `npm test`: installs what the tests need, then lint, build, typecheck, every jest suite, and the end-to-end suite
-// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process), and the bench's
-// smoke.
+// (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process) on each n8n
+// version, and the bench's smoke (beside the 1.x suite).
 // Ends with one "N passed, N failed" line over both runners so CI can read the outcome.
 //
 //   npm test [-- <jest arguments>]   e.g. npm test -- test/sandbox
@@ -59,44 +59,82 @@ const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.m
 const MATRIX_MODES = {
 	'2.41.1': {
 		label: '2.41.1 with 3.0 defaults',
-		// The callback trigger first, beside the trigger suite (mostly waiting for polls): its burst of 160 measures what
-		// n8n answers within 10 s on two cores, which the queue suite's five n8n processes beside it did not leave.
-		files: ['callbackTrigger.test.mts', 'trigger.test.mts', ...MATRIX_FILES.filter((file) => file !== 'trigger.test.mts'), 'queue.test.mts', 'migration.test.mts', 'retry.test.mts', 'createAndWait.test.mts'],
+		files: [...MATRIX_FILES, 'queue.test.mts', 'migration.test.mts', 'retry.test.mts', 'createAndWait.test.mts', 'callbackTrigger.test.mts'],
 		env: { OLLANG_N8N_DEFAULTS: '3.0' },
 	},
 };
 
 /**
- * Runs end-to-end files with node's test runner through tsx, two files at a time (the trigger files mostly wait for
- * n8n's once-a-minute polls), against one n8n version (OLLANG_N8N_VERSION, installed into the cache first). The spec
- * report goes to the terminal, a TAP copy is read for the counts.
+ * Files that spend most of their time waiting for n8n's once-a-minute polls (and restarts): they run one after
+ * another in a lane of their own, beside the other files, which run two at a time. On two cores this keeps three
+ * n8n instances busy where two would leave the processor idle for minutes, without a third CPU-bound file at once.
  */
-async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {}, logFile } = {}) {
-	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
-	const started = Date.now();
-	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
-	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env });
-	const installSeconds = Math.round((Date.now() - started) / 1000);
-	step(`end-to-end on n8n ${label}: ${fileNames.length} files, a real n8n with the packed package, and the sandbox`);
-	const files = fileNames.map((name) => join('test', 'e2e', name));
-	const tap = join(reportDir, `e2e-${version}.tap`);
+const POLL_BOUND_FILES = ['restarts.test.mts', 'trigger.test.mts', 'triggerEdits.test.mts'];
+
+/** The longest files of the main lane (about 10, 5, 3 and 3 minutes), started first so none is left running alone at the end. */
+const LONGEST_FIRST = ['queue.test.mts', 'install.test.mts', 'createAndWait.test.mts', 'callbackTrigger.test.mts', 'retry.test.mts'];
+
+function longestFirst(names) {
+	const rank = (name) => (LONGEST_FIRST.includes(name) ? LONGEST_FIRST.indexOf(name) : LONGEST_FIRST.length);
+	return [...names].sort((a, b) => rank(a) - rank(b));
+}
+
+/** One `tsx --test` process over `files`: its TAP report's counts and failures. */
+async function runTestLane(files, { concurrency, env, tap, logFile }) {
 	let exitedWithFailure = false;
 	try {
 		await runAsync(
 			join(repoRoot, 'node_modules', '.bin', 'tsx'),
-			['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+			['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
 			{ cwd: repoRoot, env, logFile },
 		);
 	} catch {
 		exitedWithFailure = true;
 	}
-	const seconds = Math.round((Date.now() - started) / 1000);
 	const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
 	const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? NaN);
 	const [passed, failed, cancelled] = [count('pass'), count('fail'), count('cancelled')];
+	if (Number.isNaN(passed)) return { passed: 0, failed: 1, ok: false, failures: [{ name: `the test runner wrote no TAP summary (${files.join(', ')})`, error: '' }] };
+	return { passed, failed: failed + cancelled, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0, failures: failuresOfTap(tap) };
+}
+
+/**
+ * Runs end-to-end files with node's test runner through tsx against one n8n version (OLLANG_N8N_VERSION, installed
+ * into the cache first): the poll-bound files in a lane of their own (when there are enough others to fill the
+ * main lane), the rest two at a time. The main lane's spec report goes to the terminal as it runs, the poll lane's
+ * when it ended; TAP copies are read for the counts.
+ */
+async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {} } = {}) {
+	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
+	const started = Date.now();
+	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
+	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env });
+	const installSeconds = Math.round((Date.now() - started) / 1000);
+	const pollBound = fileNames.filter((name) => POLL_BOUND_FILES.includes(name));
+	const split = fileNames.length - pollBound.length >= 4 && pollBound.length > 0;
+	const lanes = split ? [longestFirst(fileNames.filter((name) => !pollBound.includes(name))), pollBound] : [longestFirst(fileNames)];
+	step(`end-to-end on n8n ${label}: ${fileNames.length} files${split ? ` (${pollBound.join(', ')} one after another beside the others)` : ''}, a real n8n with the packed package, and the sandbox`);
+	const paths = (names) => names.map((name) => join('test', 'e2e', name));
+	const pollLog = join(reportDir, `e2e-${version}-poll-lane.log`);
+	const results = await Promise.all(
+		lanes.map((names, index) =>
+			runTestLane(paths(names), { concurrency: index === 0 ? 2 : 1, env, tap: join(reportDir, `e2e-${version}-${index}.tap`), logFile: index === 0 ? undefined : pollLog }),
+		),
+	);
+	if (split && existsSync(pollLog)) {
+		step(`end-to-end on n8n ${label}: the poll-bound lane's report`);
+		process.stdout.write(readFileSync(pollLog));
+	}
+	const seconds = Math.round((Date.now() - started) / 1000);
 	const runner = `end-to-end n8n ${label} (${installSeconds} s install check, ${seconds - installSeconds} s tests)`;
-	if (Number.isNaN(passed)) return { runner, passed: 0, failed: 1, suites: files.length, ok: false, failures: [{ name: 'the test runner wrote no TAP summary', error: '' }] };
-	return { runner, passed, failed: failed + cancelled, suites: files.length, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0, failures: failuresOfTap(tap) };
+	return {
+		runner,
+		passed: results.reduce((sum, result) => sum + result.passed, 0),
+		failed: results.reduce((sum, result) => sum + result.failed, 0),
+		suites: fileNames.length,
+		ok: results.every((result) => result.ok),
+		failures: results.flatMap((result) => result.failures),
+	};
 }
 
 /** The bench's smoke (`npm run bench -- --smoke`): every scenario once at small volumes; it checks figures, never timings. */
