@@ -72,11 +72,21 @@ function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number
 	return context as unknown as IPollFunctions;
 }
 
-/** A completion the poll found, as the arrival the execution confirms and claims. */
-function sweptArrival(event: string, json: IDataObject): Arrival {
+/**
+ * An AI delivery completes an AI-only order (level 0); a reviewed order (level 1) goes on to its translator and is
+ * completed by the LSP's approval, so its AI delivery is no completion (the API sends no callback for it either).
+ */
+function completesOrder(json: IDataObject): boolean {
+	const level = Number((json.order as IDataObject | undefined)?.level ?? 0);
+	return json.type !== 'ai_delivered' || !(Number.isFinite(level) && level >= 1);
+}
+
+/** A completion the poll found, as the arrival the execution confirms and claims (undefined: not a completion). */
+function sweptArrival(event: string, json: IDataObject): Arrival | undefined {
 	const orderId = String(json.orderId);
 	const order = json.order as IDataObject;
 	if (event === 'orderCompleted') {
+		if (!completesOrder(json)) return undefined;
 		const completedAt = String(json.occurredAt);
 		const deliveryEvent = { type: json.type, occurredAt: json.occurredAt, actorType: json.actorType, actorId: json.actorId };
 		return { arrivedBy: 'sweep', callback: { event: 'orderCompleted', orderId, completedAt }, completionKey: `order:${orderId}:${completedAt}`, found: { order, deliveryEvent } };
@@ -103,7 +113,10 @@ export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]>
 			const nodeData = this.getWorkflowStaticData('node');
 			nodeData[`sweep:${event}`] = { ...(nodeData[`sweep:${event}`] as IDataObject) };
 		}
-		for (const item of polled?.[0] ?? []) found.push(arrivalItem(sweptArrival(event, item.json)));
+		for (const item of polled?.[0] ?? []) {
+			const arrival = sweptArrival(event, item.json);
+			if (arrival !== undefined) found.push(arrivalItem(arrival));
+		}
 	}
 	return found;
 }
