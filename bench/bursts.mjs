@@ -1,15 +1,20 @@
 // Scenario 11, callbacks in bursts: how many completion callbacks arriving at once one n8n answers within the API's
-// 10 s, and what the answers that do not come cost under each retry policy of the API. A published Ollang Callback
-// Trigger (followed by a No Operation node) in two set-ups on the same machine:
+// 10 s, beside n8n's own Webhook node taking the same bursts, and whether the Ollang Callback Trigger emits every
+// completion once under each retry policy of the API. Two published workflows in the same n8n, each its trigger then
+// a No Operation node: n8n's Webhook node (POST, answering at once) and the Ollang Callback Trigger (Order Completed,
+// its sweep every `sweepMinutes`). Two set-ups on the same machine:
 //   main      one `n8n start` (n8n's default: regular mode, SQLite);
 //   webhooks  queue mode (PostgreSQL, Redis) with QUEUE_WEBHOOK_PROCESSES `n8n webhook` processes taking the
 //             callbacks behind the balancer (scripts/n8n/balancer.mjs), QUEUE_WORKERS workers running the executions.
-// A burst: `size` level-0 document orders made in the same simulated minute with the trigger's URL as Callback URL,
-// then one clock move completes them all, so the sandbox sends `size` callbacks at once (repeats off: every delivery
-// is its own completion, each needing its confirming read). Then the clock runs on, a minute at a time, through the
-// sandbox's retry policy. Figures per burst: the first attempts' answers (2xx, 503, another status, none within
-// 10 s), each completion emitted once, twice or never (n8n's executions, read through its REST API), and the time from
-// the delivery to the trigger node's start for completions emitted from the burst itself (before any retry).
+// Each side has its own sandbox (the same program, arguments and settings), so the trigger's sweep never sees the
+// Webhook side's orders. A burst: `size` level-0 document orders made in the same simulated minute with the side's
+// URL as Callback URL, then one clock move completes them all, so the sandbox sends `size` callbacks at once (repeats
+// off: every delivery is its own completion). Then the clock runs on, a minute at a time, through the sandbox's retry
+// policy. The Webhook side first, then (its executions finished) the trigger's. Figures per burst and side: the first
+// attempts' answers (2xx, another status, none within 10 s) and the slowest; for the trigger, each completion emitted
+// once, twice or missed (not emitted once the sends settled and the first sweep after the completions ended), whether its
+// item arrived by push or by the sweep (`arrivedBy`), from n8n's executions read through its REST API, and the time
+// from the delivery to the trigger node's start for completions emitted by push.
 // The sustained rate: deliveries sent by the bench at an even pace (the bodies the sandbox made for completed orders),
 // stepping the rate up until one is not answered 2xx within 10 s.
 import { randomUUID } from 'node:crypto';
@@ -21,68 +26,117 @@ import { MAIN_BEHIND_WEBHOOK_PROCESSES, QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, 
 import { activateWorkflow, createWorkflow, readExecutionSummaries, restRequest, signIn, startN8n, startN8nWorker } from '../scripts/n8n/runtime.mjs';
 import { startSandboxProcess } from '../scripts/n8n/sandbox.mjs';
 import { ExecutionReader, removeWorkflow } from './push.mjs';
+import { BURSTS_TRIGGER_NODE, burstsWorkflows } from './workflows.mjs';
 
 const LOG_PREFIX = 'bench';
 const NAME_PREFIX = 'Bench: callbacks in bursts';
-const TRIGGER_NODE = 'On Ollang callback';
 /** The API's timeout for a callback (the sandbox's too). */
 const ANSWER_BUDGET_MS = 10_000;
 /** The sandbox's fixed progression: a level-0 document order completes 11 simulated minutes after it is made. */
 const MINUTES_TO_COMPLETE = 11;
+/** Simulated minutes the seeded account is run forward before anything is watched: every seeded life has ended. */
+const QUIET_MINUTES = 3 * 24 * 60;
 /** One order per target language: orders/create makes up to this many at a time. */
 const LANGUAGES = ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja', 'ko', 'pl', 'sv'];
 /** Rounds of retries of one burst at most (the longest policy has three). */
 const MAX_RETRY_ROUNDS = 5;
+/** The sandbox's route of the orders listing: the sweep's first request (the trigger's own reads are of one order). */
+const LISTING_ROUTE = '/integration/orders';
 
 /**
  * `context`: { userFolder, latencyMs, sandboxCall }. `scenario`: { title, seed, topologies: ['main', 'webhooks'],
- * bursts: [{ size, retries }], sustained: { topologies, rates, seconds }, roundGapMs }. Returns the figures (bursts-report.mjs).
+ * bursts: [{ size, retries }], sweepMinutes, sweepBoundMs, firstLookMs, sustained: { topologies, rates, seconds } }.
+ * Returns the figures (bursts-report.mjs).
  */
 export async function runBurstsScenario(context, scenario) {
 	const topologies = [];
 	for (const topology of scenario.topologies) topologies.push(await runTopology(context, scenario, topology));
-	return { key: 'bursts', title: scenario.title, latencyMs: context.latencyMs, workers: QUEUE_WORKERS, webhookProcesses: QUEUE_WEBHOOK_PROCESSES, topologies };
+	return { key: 'bursts', title: scenario.title, latencyMs: context.latencyMs, sweepMinutes: scenario.sweepMinutes, workers: QUEUE_WORKERS, webhookProcesses: QUEUE_WEBHOOK_PROCESSES, topologies };
 }
 
 async function runTopology(context, scenario, topology) {
 	const { userFolder, latencyMs, sandboxCall } = context;
-	log(LOG_PREFIX, `${scenario.title}: ${topology === 'main' ? 'one n8n start' : `queue mode, ${QUEUE_WEBHOOK_PROCESSES} webhook processes, ${QUEUE_WORKERS} workers`}, its own sandbox ...`);
-	const sandboxProcess = await startSandboxProcess(['--volume', 'small', '--seed', String(scenario.seed), '--latency', '0', '--port', '0', '--callback-repeat', '0']);
-	const sandbox = { baseUrl: sandboxProcess.info.baseUrl, keys: sandboxProcess.info.keys };
-	const call = (method, route, options) => sandboxCall(sandbox, method, route, options);
-	const stops = [sandboxProcess.stop];
+	log(LOG_PREFIX, `${scenario.title}: ${topology === 'main' ? 'one n8n start' : `queue mode, ${QUEUE_WEBHOOK_PROCESSES} webhook processes, ${QUEUE_WORKERS} workers`}, a sandbox per side ...`);
+	const stops = [];
 	let cleanUp = async () => undefined;
 	try {
-		await call('PUT', '/__sandbox/simulation', { body: { progression: { mode: 'fixed', redeliveryProbability: 0 } } });
-		const { mainUrl, callbackBase, describe, forwarded } = await startN8nFor(topology, userFolder, stops);
+		// The same sender for both sides: the sandbox's callbacks, one sandbox each, started and set up alike (beside n8n
+		// starting).
+		const startSide = async (side) => {
+			const sandboxProcess = await startSandboxProcess(['--volume', 'small', '--seed', String(scenario.seed), '--latency', '0', '--port', '0', '--callback-repeat', '0']);
+			stops.push(sandboxProcess.stop);
+			const sandbox = { baseUrl: sandboxProcess.info.baseUrl, keys: sandboxProcess.info.keys };
+			const call = (method, route, options) => sandboxCall(sandbox, method, route, options);
+			await call('PUT', '/__sandbox/simulation', { body: { progression: { mode: 'fixed', redeliveryProbability: 0 } } });
+			// The seeded orders' lives end before the trigger's sweep watches them: its account is quiet but for the bursts.
+			if (side === 'trigger') await call('POST', '/__sandbox/clock/advance', { body: { minutes: QUIET_MINUTES } });
+			return { side, sandbox, call, key: sandbox.keys.owner };
+		};
+		// All settled before going on, so that every process started is in `stops` when one of them failed.
+		const started = await Promise.allSettled([startSide('webhook'), startSide('trigger'), startN8nFor(topology, userFolder, stops)]);
+		const failed = started.find((outcome) => outcome.status === 'rejected');
+		if (failed) throw failed.reason;
+		const [webhookSide, triggerSide, n8n] = started.map((outcome) => outcome.value);
+		const sides = { webhook: webhookSide, trigger: triggerSide };
+		const { mainUrl, callbackBase, describe, forwarded } = n8n;
 		const cookie = await signIn(mainUrl);
-		const credential = await restRequest(mainUrl, cookie, 'POST', '/rest/credentials', { name: `${NAME_PREFIX}: owner key`, type: 'ollangApi', data: { apiKey: sandbox.keys.owner, baseUrl: sandbox.baseUrl } });
-		const webhookId = randomUUID();
-		const workflow = await createWorkflow(mainUrl, cookie, callbackWorkflow({ id: credential.id, name: credential.name }, webhookId));
+		const credential = await restRequest(mainUrl, cookie, 'POST', '/rest/credentials', {
+			name: `${NAME_PREFIX}: owner key`,
+			type: 'ollangApi',
+			data: { apiKey: sides.trigger.key, baseUrl: sides.trigger.sandbox.baseUrl },
+		});
+		const triggerWebhookId = randomUUID();
+		const webhookPath = randomUUID();
+		const workflows = burstsWorkflows({ credential: { id: credential.id, name: credential.name }, triggerWebhookId, webhookPath, sweepMinutes: scenario.sweepMinutes });
+		const created = [];
 		cleanUp = async () => {
-			await whileDatabaseBusy('deleting the workflow', () => removeWorkflow(mainUrl, cookie, workflow.id)).catch((error) => log(LOG_PREFIX, `  could not delete workflow ${workflow.id}: ${error.message}`));
+			for (const workflow of created) {
+				await whileDatabaseBusy('deleting a workflow', () => removeWorkflow(mainUrl, cookie, workflow.id)).catch((error) => log(LOG_PREFIX, `  could not delete workflow ${workflow.id}: ${error.message}`));
+			}
 			await restRequest(mainUrl, cookie, 'DELETE', `/rest/credentials/${credential.id}`).catch(() => undefined);
 		};
-		await activateWorkflow(mainUrl, cookie, workflow.id);
-		const callbackUrl = `${callbackBase}/webhook/${webhookId}/ollang-callback`;
-		await untilServedEverywhere(callbackUrl);
-		await call('PUT', '/__sandbox/latency', { body: { ms: latencyMs } });
+		for (const side of ['webhook', 'trigger']) {
+			const workflow = await createWorkflow(mainUrl, cookie, workflows[side]);
+			created.push(workflow);
+			sides[side].workflowId = workflow.id;
+			await activateWorkflow(mainUrl, cookie, workflow.id);
+		}
+		sides.trigger.url = `${callbackBase}/webhook/${triggerWebhookId}/ollang-callback`;
+		sides.webhook.url = `${callbackBase}/webhook/${webhookPath}`;
+		await untilServedEverywhere(sides.trigger.url);
+		await untilWebhookServedEverywhere(sides.webhook.url);
+		for (const side of Object.values(sides)) await side.call('PUT', '/__sandbox/latency', { body: { ms: latencyMs } });
 		const run = {
-			call,
-			key: sandbox.keys.owner,
 			mainUrl,
 			cookie,
-			workflowId: workflow.id,
-			callbackUrl,
 			reader: new ExecutionReader(mainUrl, cookie, { limit: 20_000 }),
-			roundGapMs: scenario.roundGapMs,
-			lastRoundAt: 0,
+			sweepMs: scenario.sweepMinutes * 60_000,
+			sweepBoundMs: scenario.sweepBoundMs,
+			firstLookMs: scenario.firstLookMs,
 		};
 
 		const bursts = [];
-		for (const burst of scenario.bursts) bursts.push(await runBurst(run, burst));
-		const sustained = scenario.sustained.topologies.includes(topology) ? await runSustained(run, scenario.sustained) : undefined;
-		return { topology, describe, bursts, sustained, forwardedToWebhookProcesses: forwarded ? [...forwarded.webhooks] : undefined };
+		for (const burst of scenario.bursts) {
+			log(LOG_PREFIX, `  burst of ${burst.size} (retries ${burst.retries}): n8n's Webhook node ...`);
+			const webhook = await sendBurst(run, sides.webhook, burst);
+			await untilExecutionsSettled(run, sides.webhook.workflowId);
+			log(LOG_PREFIX, `  burst of ${burst.size} (retries ${burst.retries}): the Ollang Callback Trigger, then its sweep ...`);
+			const trigger = await triggerBurst(run, sides.trigger, burst);
+			bursts.push({ size: burst.size, retries: burst.retries, webhook, trigger });
+			log(LOG_PREFIX, `    2xx within 10 s: Webhook ${answerCounts(webhook.deliveries).answered2xx}, trigger ${answerCounts(trigger.deliveries).answered2xx}; trigger emitted ${trigger.emittedByDeadline.size} of ${burst.size} by the end of its sweep`);
+		}
+		const sustained = scenario.sustained.topologies.includes(topology) ? await runSustained(run, sides.trigger, scenario.sustained) : undefined;
+		// Twice is counted over the whole run: a completion emitted again by a later sweep or retry shows here (the
+		// sustained steps end with the executions settled).
+		if (sustained === undefined) await untilExecutionsSettled(run, sides.trigger.workflowId);
+		const emissions = await readEmissions(run, sides.trigger.workflowId);
+		return {
+			topology,
+			describe,
+			bursts: bursts.map((burst) => ({ size: burst.size, retries: burst.retries, webhook: answerFigures(burst.webhook.deliveries), trigger: triggerFigures(burst.trigger, emissions) })),
+			sustained,
+			forwardedToWebhookProcesses: forwarded ? [...forwarded.webhooks] : undefined,
+		};
 	} finally {
 		await cleanUp();
 		for (const stop of stops.reverse()) await stop();
@@ -125,6 +179,19 @@ async function untilServedEverywhere(url) {
 	}
 }
 
+/** Until every process behind the URL serves the Webhook node: a JSON body answered 2xx (each starts an execution). */
+async function untilWebhookServedEverywhere(url) {
+	const until = Date.now() + 90_000;
+	let inARow = 0;
+	while (inARow < 2 * QUEUE_WEBHOOK_PROCESSES) {
+		const probe = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' }).catch(() => undefined);
+		inARow = probe !== undefined && probe.status >= 200 && probe.status < 300 ? inARow + 1 : 0;
+		await probe?.arrayBuffer();
+		if (Date.now() > until) throw new Error(`bursts: ${url} did not answer 2xx to a JSON body within 90 s (last ${probe?.status})`);
+		if (inARow === 0) await sleep(250);
+	}
+}
+
 /** `count` level-0 document orders calling `callbackUrl` back, all made in the current simulated minute. */
 async function createOrders(call, key, count, callbackUrl) {
 	const { fixtures } = await call('GET', '/__sandbox/info');
@@ -140,13 +207,14 @@ async function createOrders(call, key, count, callbackUrl) {
 	return orderIds;
 }
 
-/** The deliveries of these orders, once none is being sent (the listing is read only after the attempts had their 10 s). */
-async function settledDeliveries(call, orderIds) {
+/** The deliveries of these orders, once none is being sent: first looked at `firstLookMs` after the sends, then every 0.5 s. */
+async function settledDeliveries(call, orderIds, firstLookMs) {
 	const wanted = new Set(orderIds);
+	await sleep(firstLookMs);
 	for (;;) {
 		const ours = (await call('GET', '/__sandbox/callbacks')).deliveries.filter((delivery) => wanted.has(delivery.orderId));
-		if (ours.every((delivery) => delivery.status !== 'sending')) return ours;
-		await sleep(1000);
+		if (ours.length >= orderIds.length && ours.every((delivery) => delivery.status !== 'sending')) return ours;
+		await sleep(500);
 	}
 }
 
@@ -167,105 +235,178 @@ async function whileDatabaseBusy(what, request) {
 	}
 }
 
-/** Until n8n has no execution of the workflow new or running, twice in a row a second apart. */
-async function untilExecutionsSettled(run) {
+/** Until n8n has no execution of the workflow new or running, twice in a row half a second apart. */
+async function untilExecutionsSettled(run, workflowId) {
 	const until = Date.now() + 10 * 60_000;
 	let quiet = 0;
 	while (quiet < 2) {
-		const summaries = await whileDatabaseBusy('reading executions', () => readExecutionSummaries(run.mainUrl, run.cookie, run.workflowId, { limit: 200 }));
+		const summaries = await whileDatabaseBusy('reading executions', () => readExecutionSummaries(run.mainUrl, run.cookie, workflowId, { limit: 200 }));
 		quiet = summaries.some((summary) => summary.status === 'new' || summary.status === 'running') ? 0 : quiet + 1;
 		if (Date.now() > until) throw new Error('bursts: executions still running after 10 minutes');
-		await sleep(1000);
+		await sleep(500);
 	}
 }
 
 /**
- * The trigger bounds its confirming reads per minute of wall time (READS_PER_MINUTE in the node's admission.ts), and
- * the API's retries come minutes apart: before each round of sends (a burst, a round of retries, a sustained step)
- * this much wall time has passed since the last, so the sandbox's fast clock does not squeeze retries into the
- * minute whose reads the burst spent. The smoke's bursts stay under the bound and need no gap.
+ * One burst to one side: `size` orders completing at one clock move with the side's URL as Callback URL, then the
+ * clock moved on to each round of retries while deliveries wait. Answers the deliveries and when the sends settled.
  */
-async function untilRoundGap(run) {
-	const wait = run.lastRoundAt + run.roundGapMs - Date.now();
-	if (wait > 0) await sleep(wait);
-}
-
-/** Moves the sandbox's clock `minutes` on as a new round of sends, after the gap; answers the simulated time. */
-async function advanceRound(run, minutes) {
-	await untilRoundGap(run);
-	const { now } = await run.call('POST', '/__sandbox/clock/advance', { body: { minutes } });
-	run.lastRoundAt = Date.now();
-	return Date.parse(now);
-}
-
-async function runBurst(run, { size, retries }) {
-	const { call } = run;
-	log(LOG_PREFIX, `  burst of ${size} (retries ${retries}) ...`);
+async function sendBurst(run, side, { size, retries }) {
+	const { call } = side;
 	await call('PUT', '/__sandbox/callbacks/settings', { body: { retries, repeatProbability: 0 } });
-	const orderIds = await createOrders(call, run.key, size, run.callbackUrl);
-	let now = await advanceRound(run, MINUTES_TO_COMPLETE);
-	let all;
+	const orderIds = await createOrders(call, side.key, size, side.url);
+	let now = Date.parse((await call('POST', '/__sandbox/clock/advance', { body: { minutes: MINUTES_TO_COMPLETE } })).now);
+	// The completions are in the API from here on (the clock move made them), whatever becomes of their callbacks.
+	const completedAtMs = Date.now();
+	let deliveries;
 	for (let round = 0; ; round++) {
-		// The attempts have their 10 s; the sandbox is not asked anything meanwhile (it serves the confirming reads).
-		await sleep(ANSWER_BUDGET_MS + 500);
-		all = await settledDeliveries(call, orderIds);
-		const waiting = all.filter((delivery) => delivery.status === 'waiting').map((delivery) => Date.parse(delivery.nextAttemptAt));
+		deliveries = await settledDeliveries(call, orderIds, run.firstLookMs);
+		const waiting = deliveries.filter((delivery) => delivery.status === 'waiting').map((delivery) => Date.parse(delivery.nextAttemptAt));
 		if (waiting.length === 0) break;
 		if (round >= MAX_RETRY_ROUNDS) throw new Error(`bursts: deliveries still waiting after ${round} rounds of retries`);
-		now = await advanceRound(run, Math.max(0, (Math.min(...waiting) - now) / 60_000));
+		now = Date.parse((await call('POST', '/__sandbox/clock/advance', { body: { minutes: Math.max(0, (Math.min(...waiting) - now) / 60_000) } })).now);
 	}
-	await untilExecutionsSettled(run);
-	const starts = await whileDatabaseBusy('reading executions', () => run.reader.starts(run.workflowId, TRIGGER_NODE, (items) => items.map((item) => item.orderId)));
-	return burstFigures({ size, retries, deliveries: all, starts });
+	return { orderIds, deliveries, completedAtMs, settledAtMs: Date.now() };
 }
 
-/** The figures of one burst from the sandbox's deliveries and the trigger's start times per order. */
-function burstFigures({ size, retries, deliveries, starts }) {
+/**
+ * The trigger's side of a burst: the sends, then its sweep. Missed: not emitted once the sends have settled and the
+ * first sweep that started after the completions (the clock move) has ended (with the executions then started), or
+ * by `sweepBoundMs` after the sends settled when some are still not emitted then.
+ */
+async function triggerBurst(run, side, burst) {
+	// The request log from here on: the sweeps' listing requests show when each sweep started.
+	await side.call('DELETE', '/__sandbox/requests');
+	const sent = await sendBurst(run, side, burst);
+	const bound = sent.settledAtMs + run.sweepBoundMs;
+	for (;;) {
+		const swept = await sweptSince(run, side, sent.completedAtMs);
+		const late = Date.now() > bound;
+		if (swept || late) {
+			await untilExecutionsSettled(run, side.workflowId);
+			const emissions = await readEmissions(run, side.workflowId);
+			const emitted = new Map(sent.orderIds.filter((orderId) => emissions.has(orderId)).map((orderId) => [orderId, emissions.get(orderId)]));
+			if (emitted.size === sent.orderIds.length || late) {
+				return { ...sent, emittedByDeadline: emitted, sweptAfterCompletions: swept, emittedWithinMs: Date.now() - sent.settledAtMs };
+			}
+		}
+		await sleep(500);
+	}
+}
+
+/**
+ * Whether a sweep that started after `sinceMs` has ended: the trigger's listing requests in the sandbox's log, in
+ * groups (a sweep's pages come together, sweeps `sweepMs` apart); the group after that sweep's starts only once it
+ * has emitted what it found (sweep.ts: pause, sweep, emit).
+ */
+async function sweptSince(run, side, sinceMs) {
+	const listings = (await side.call('GET', '/__sandbox/requests')).requests
+		.filter((record) => record.method === 'GET' && record.route === LISTING_ROUTE)
+		.map((record) => record.receivedAtMs)
+		.sort((a, b) => a - b);
+	const starts = [];
+	let previous = -Infinity;
+	for (const at of listings) {
+		if (at - previous > run.sweepMs / 2) starts.push(at);
+		previous = at;
+	}
+	const first = starts.findIndex((at) => at > sinceMs);
+	return first >= 0 && first + 1 < starts.length;
+}
+
+/** orderId -> each emission of it by the trigger, oldest first: the trigger node's start time and the item's `arrivedBy`. */
+async function readEmissions(run, workflowId) {
+	const starts = await whileDatabaseBusy('reading executions', () =>
+		run.reader.starts(workflowId, BURSTS_TRIGGER_NODE, (items) => items.map((item) => `${item.orderId}\t${item.arrivedBy}`)),
+	);
+	const emissions = new Map();
+	for (const [key, times] of starts) {
+		const [orderId, by] = key.split('\t');
+		emissions.set(orderId, [...(emissions.get(orderId) ?? []), ...times.map((at) => ({ at, by }))]);
+	}
+	for (const list of emissions.values()) list.sort((a, b) => a.at - b.at);
+	return emissions;
+}
+
+const is2xx = (attempt) => attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+
+/** The first attempts' answers within the API's 10 s. */
+function answerCounts(deliveries) {
 	const first = deliveries.map((delivery) => delivery.attempts[0]);
-	const is2xx = (attempt) => attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
-	const latenciesMs = [];
+	return {
+		answered2xx: first.filter(is2xx).length,
+		answeredOther: first.filter((attempt) => attempt.statusCode !== null && !is2xx(attempt)).length,
+		noAnswer: first.filter((attempt) => attempt.statusCode === null).length,
+	};
+}
+
+/** A side's answers to a burst, from the sandbox's deliveries. */
+function answerFigures(deliveries) {
+	const first = deliveries.map((delivery) => delivery.attempts[0]);
+	const sentAt = first.map((attempt) => Date.parse(attempt.sentAt));
+	const answeredMs = first.filter((attempt) => attempt.statusCode !== null).map((attempt) => attempt.durationMs);
+	return {
+		deliveries: deliveries.length,
+		sendSpreadMs: Math.max(...sentAt) - Math.min(...sentAt),
+		...answerCounts(deliveries),
+		medianAnswerMs: median(answeredMs),
+		slowestAnswerMs: Math.max(0, ...answeredMs),
+		retryAttempts: deliveries.reduce((sum, delivery) => sum + delivery.attempts.length - 1, 0),
+		gaveUp: deliveries.filter((delivery) => delivery.status === 'failed').length,
+	};
+}
+
+/**
+ * The trigger's figures of one burst: its answers, and per completion: twice (emitted more than once over the whole
+ * run, `emissions`), missed (not emitted by the burst's deadline), else once; how the first emission arrived; and,
+ * for completions emitted by push before any retry, the time from the first attempt's sending to the trigger node's
+ * start.
+ */
+function triggerFigures(burst, emissions) {
 	let once = 0;
 	let twice = 0;
 	let missed = 0;
-	let byRetry = 0;
-	for (const delivery of deliveries) {
-		const times = starts.get(delivery.orderId) ?? [];
-		if (times.length === 0) missed++;
-		else if (times.length === 1) once++;
-		else twice++;
-		if (times.length === 0) continue;
-		const emittedAt = Math.min(...times);
+	let emittedLater = 0;
+	let byPush = 0;
+	let bySweep = 0;
+	const latenciesMs = [];
+	for (const delivery of burst.deliveries) {
+		const all = emissions.get(delivery.orderId) ?? [];
+		const inTime = burst.emittedByDeadline.get(delivery.orderId) ?? [];
+		if (all.length > 1) twice++;
+		else if (inTime.length === 0) missed++;
+		else once++;
+		if (inTime.length === 0) {
+			if (all.length > 0) emittedLater++;
+			continue;
+		}
+		const first = inTime[0];
+		if (first.by === 'push') byPush++;
+		else bySweep++;
 		const retrySentAt = delivery.attempts[1] ? Date.parse(delivery.attempts[1].sentAt) : Infinity;
-		if (emittedAt < retrySentAt) latenciesMs.push(emittedAt - Date.parse(delivery.attempts[0].sentAt));
-		else byRetry++;
+		if (first.by === 'push' && first.at < retrySentAt) latenciesMs.push(first.at - Date.parse(delivery.attempts[0].sentAt));
 	}
-	const sentAt = first.map((attempt) => Date.parse(attempt.sentAt));
 	return {
-		size,
-		retries,
-		deliveries: deliveries.length,
-		sendSpreadMs: Math.max(...sentAt) - Math.min(...sentAt),
-		answered2xx: first.filter(is2xx).length,
-		answered503: first.filter((attempt) => attempt.statusCode === 503).length,
-		answeredOther: first.filter((attempt) => attempt.statusCode !== null && !is2xx(attempt) && attempt.statusCode !== 503).length,
-		noAnswer: first.filter((attempt) => attempt.statusCode === null).length,
-		slowestAnswerMs: Math.max(0, ...first.filter((attempt) => attempt.statusCode !== null).map((attempt) => attempt.durationMs)),
-		retryAttempts: deliveries.reduce((sum, delivery) => sum + delivery.attempts.length - 1, 0),
-		gaveUp: deliveries.filter((delivery) => delivery.status === 'failed').length,
+		...answerFigures(burst.deliveries),
 		emittedOnce: once,
 		emittedTwice: twice,
 		missed,
-		emittedByRetry: byRetry,
+		emittedLater,
+		byPush,
+		bySweep,
+		sweptAfterCompletions: burst.sweptAfterCompletions,
+		emittedWithinMs: burst.emittedWithinMs,
 		latenciesMs,
 	};
 }
 
 /**
  * Deliveries at an even pace, `seconds` long per rate, each rate's deliveries fresh completions (bodies the sandbox
- * sent to a sink of the bench's); the rates step up until one is not answered 2xx within 10 s.
+ * sent to a sink of the bench's; the trigger's sweep finds these completions too); the rates step up until one is not
+ * answered 2xx within 10 s.
  */
-async function runSustained(run, { rates, seconds }) {
-	const { call } = run;
+async function runSustained(run, side, { rates, seconds }) {
+	const { call } = side;
 	const sink = createServer((req, res) => {
 		req.resume();
 		req.on('end', () => res.writeHead(200).end());
@@ -278,26 +419,23 @@ async function runSustained(run, { rates, seconds }) {
 			const count = Math.max(1, Math.round(rate * seconds));
 			log(LOG_PREFIX, `  sustained: ${rate} deliveries/s for ${seconds} s (${count}) ...`);
 			await call('PUT', '/__sandbox/callbacks/settings', { body: { retries: 'none', repeatProbability: 0 } });
-			const orderIds = await createOrders(call, run.key, count, sinkUrl);
+			const orderIds = await createOrders(call, side.key, count, sinkUrl);
 			await call('POST', '/__sandbox/clock/advance', { body: { minutes: MINUTES_TO_COMPLETE } });
-			const bodies = (await settledDeliveries(call, orderIds)).map((delivery) => delivery.body);
-			await untilRoundGap(run);
-			run.lastRoundAt = Date.now();
-			const answers = await sendEvenly(run.callbackUrl, bodies, rate);
-			run.lastRoundAt = Date.now();
-			await untilExecutionsSettled(run);
+			const bodies = (await settledDeliveries(call, orderIds, 0)).map((delivery) => delivery.body);
+			const answers = await sendEvenly(side.url, bodies, rate);
+			await untilExecutionsSettled(run, side.workflowId);
 			const ok = answers.filter((answer) => answer.status >= 200 && answer.status < 300).length;
 			const step = {
 				rate,
 				deliveries: answers.length,
 				answered2xx: ok,
-				answered503: answers.filter((answer) => answer.status === 503).length,
+				answeredOther: answers.filter((answer) => answer.status !== undefined && !(answer.status >= 200 && answer.status < 300)).length,
 				noAnswer: answers.filter((answer) => answer.status === undefined).length,
 				medianAnswerMs: median(answers.filter((answer) => answer.status !== undefined).map((answer) => answer.ms)),
 				worstAnswerMs: Math.max(0, ...answers.filter((answer) => answer.status !== undefined).map((answer) => answer.ms)),
 			};
 			steps.push(step);
-			log(LOG_PREFIX, `    ${step.answered2xx} of ${step.deliveries} answered 2xx, ${step.answered503} 503, ${step.noAnswer} no answer; answer median ${step.medianAnswerMs} ms, worst ${step.worstAnswerMs} ms`);
+			log(LOG_PREFIX, `    ${step.answered2xx} of ${step.deliveries} answered 2xx, ${step.answeredOther} another status, ${step.noAnswer} no answer; answer median ${step.medianAnswerMs} ms, worst ${step.worstAnswerMs} ms`);
 			if (ok < answers.length) break;
 		}
 	} finally {
@@ -334,26 +472,4 @@ export function median(values) {
 	if (sorted.length === 0) return NaN;
 	const middle = Math.floor(sorted.length / 2);
 	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function callbackWorkflow(credential, webhookId) {
-	const received = { id: 'bench-bursts-received', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} };
-	return {
-		name: `${NAME_PREFIX}: Ollang Callback Trigger`,
-		nodes: [
-			{
-				id: 'bench-bursts-trigger',
-				name: TRIGGER_NODE,
-				type: 'n8n-nodes-ollang.ollangCallbackTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: { events: ['orderCompleted'] },
-				credentials: { ollangApi: credential },
-			},
-			received,
-		],
-		connections: { [TRIGGER_NODE]: { main: [[{ node: received.name, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
 }

@@ -251,19 +251,23 @@ function buildScenarios(limits) {
 		},
 		{
 			key: 'bursts',
-			title: `11. Callbacks in bursts: the Ollang Callback Trigger answering ${SMOKE ? 'small bursts' : '50 to 400 callbacks at once'}, one main against ${QUEUE_WEBHOOK_PROCESSES} webhook processes`,
-			// bench/bursts.mjs: its own sandbox and n8n per set-up. The smoke runs one main only (the webhook processes
-			// run in npm test's queue-mode suite) and a policy that gives up at once, so it does not wait out retries.
+			title: `11. Callbacks in bursts: n8n's Webhook node and the Ollang Callback Trigger answering ${SMOKE ? 'small bursts' : '50 to 400 callbacks at once'}, one main against ${QUEUE_WEBHOOK_PROCESSES} webhook processes`,
+			// bench/bursts.mjs: its own n8n per set-up, a sandbox per side. The smoke runs one main only (the webhook
+			// processes run in npm test's queue-mode suite) and a policy that gives up at once beside the default.
 			standalone: true,
 			seed: SEED,
 			topologies: SMOKE ? ['main'] : ['main', 'webhooks'],
 			bursts: SMOKE
 				? [{ size: 4, retries: 'three' }, { size: 8, retries: 'none' }]
 				: [...[50, 100, 200, 400].map((size) => ({ size, retries: 'three' })), { size: 400, retries: 'once' }, { size: 400, retries: 'none' }],
-			// The trigger bounds its confirming reads per minute: a rate holds only if it holds for a whole minute, and each
-			// round of sends waits until the minute of the one before has passed (bench/bursts.mjs, untilRoundGap).
+			// The trigger's Sweep Every (Minutes; 0.017 is about 1 s, the node's shortest): each burst waits for the end of the
+			// first sweep after its completions (missed = not emitted by then), at most sweepBoundMs after its sends settled.
+			sweepMinutes: SMOKE ? 0.017 : 0.5,
+			sweepBoundMs: SMOKE ? 60_000 : 5 * 60_000,
+			// When the bench first reads the deliveries after a round of sends: the full run leaves the sandbox alone while
+			// the attempts have their 10 s; the smoke's small bursts are answered sooner.
+			firstLookMs: SMOKE ? 1000 : 10_500,
 			sustained: SMOKE ? { topologies: ['main'], rates: [2], seconds: 3 } : { topologies: ['main'], rates: [1, 2, 4], seconds: 60 },
-			roundGapMs: SMOKE ? 0 : 61_000,
 		},
 		{
 			key: 'writeOnce',

@@ -13,6 +13,7 @@ const CORE = Object.freeze({
 	httpRequest: { type: 'n8n-nodes-base.httpRequest', typeVersion: 4.5 },
 	code: { type: 'n8n-nodes-base.code', typeVersion: 2 },
 	webhook: { type: 'n8n-nodes-base.webhook', typeVersion: 2 },
+	noOp: { type: 'n8n-nodes-base.noOp', typeVersion: 1 },
 });
 
 export const OLLANG_NODE_TYPE = 'n8n-nodes-ollang.ollang';
@@ -408,4 +409,29 @@ export function queueWorkflow({ credential, webhookPath }) {
 	const getOrder = ollangNode({ resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: '={{ $json.body.orderId }}' } }, { ollang: credential });
 	const { id: _none, active: _active, pinData: _pinData, ...workflow } = chainWorkflow('', 'Bench: queue mode, Order > Get from a webhook', [webhook, getOrder]);
 	return workflow;
+}
+
+/** The Ollang Callback Trigger's name in scenario 11's workflow (the bench reads its items in the run data). */
+export const BURSTS_TRIGGER_NODE = 'On Ollang callback';
+
+/**
+ * Scenario 11 (callbacks in bursts): its two sides in one n8n, each its trigger followed by a No Operation node.
+ * `trigger`: the Ollang Callback Trigger (events: Order Completed) with its sweep every `sweepMinutes`; `webhook`:
+ * n8n's own Webhook node as a user adds it for any callback (POST, answering "Immediately", i.e. On Received), the
+ * least n8n does to take a request in. Created through n8n's REST API, so they have no ids here.
+ */
+export function burstsWorkflows({ credential, triggerWebhookId, webhookPath, sweepMinutes }) {
+	nodeCounter = 0;
+	const trigger = node(
+		BURSTS_TRIGGER_NODE,
+		{ type: 'n8n-nodes-ollang.ollangCallbackTrigger', typeVersion: 1 },
+		{ events: ['orderCompleted'], sweepMinutes },
+		{ webhookId: triggerWebhookId, credentials: { ollangApi: credential } },
+	);
+	const webhook = node('Webhook', CORE.webhook, { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} }, { webhookId: webhookPath });
+	const strip = ({ id: _none, active: _active, pinData: _pinData, ...workflow }) => workflow;
+	return {
+		trigger: strip(chainWorkflow('', 'Bench: callbacks in bursts: Ollang Callback Trigger', [trigger, node('Received', CORE.noOp, {})])),
+		webhook: strip(chainWorkflow('', "Bench: callbacks in bursts: n8n's Webhook node", [webhook, node('Received', CORE.noOp, {})])),
+	};
 }
