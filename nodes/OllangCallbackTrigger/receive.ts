@@ -3,8 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { arrivalItem } from './arrival';
 import type { Callback } from './callback';
 import { claimKey, isRefusal, readCallback } from './callback';
-import { ANSWER_KEEP_MS, rememberAnswer, rememberedAnswer, triggerScope } from './processed';
-import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs } from './sweep';
+import { rememberedAnswer, triggerScope } from './processed';
 
 const LOG = 'Ollang Callback Trigger:';
 
@@ -26,8 +25,8 @@ export function memoryKeys(callback: Callback): { unknownOrder: string; claim: s
 
 /**
  * One callback, answered at n8n's speed: refused when it is not one (no execution, nothing asked of the API);
- * answered without an execution when this process settled it already (a copy of a callback that started an
- * execution, with the sweep on; an order the API does not know); else answered {"received": true} at once and handed to an execution,
+ * answered without an execution when this process's executions already settled it (a repeat of an emitted
+ * completion, an order the API does not know); else answered {"received": true} at once and handed to an execution,
  * whose first step (the node's execute()) confirms it with the API and emits each completion once. What that step
  * cannot confirm (the API slow or down, the order not showing completed yet, the forged-read bound reached) the
  * sweep emits once the API shows it: nothing waits on the API's 10 s, and no retry of the API is needed.
@@ -48,11 +47,6 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	if (remembered !== undefined) {
 		this.logger.info(`${LOG} ${keys.claim} answered without an execution: ${remembered.reason}`);
 		return answer(this, 200, RECEIVED);
-	}
-	// Its repeats (the API may send a callback more than once) start no execution of their own while the sweep is on:
-	// what this one's execution cannot confirm, the sweep emits. With the sweep off, a repeat is the only second chance.
-	if (sweepIntervalMs(this.getNodeParameter('sweepMinutes', DEFAULT_SWEEP_MINUTES)) > 0) {
-		rememberAnswer(triggerScope(this), keys.claim, 'a copy of this callback started an execution before', ANSWER_KEEP_MS.repeat);
 	}
 	return { workflowData: [[{ json: arrivalItem({ arrivedBy: 'push', callback }) }]], webhookResponse: RECEIVED };
 }
