@@ -4,7 +4,7 @@ import type { Arrival } from './arrival';
 import { arrivalOf } from './arrival';
 import type { OrderRead } from './confirm';
 import { completionItem, judge, readOrder } from './confirm';
-import { ANSWER_KEEP_MS, rememberAnswer, sharedRead, triggerScope } from './processed';
+import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, triggerScope } from './processed';
 import { memoryKeys } from './receive';
 import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
 
@@ -39,6 +39,7 @@ async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extra
 	}
 	const confirmation = judge(callback, read);
 	if (confirmation.confirmed) {
+		confirmedByPush(scope, callback.orderId);
 		return { confirmed: { completionKey: confirmation.completionKey, json: { ...confirmation.item, completionKey: confirmation.completionKey, arrivedBy: 'push' }, claim: keys.claim } };
 	}
 	if (!confirmation.later) {
@@ -77,8 +78,11 @@ export async function confirmArrivals(this: IExecuteFunctions, items: INodeExecu
 			if (arrival === undefined) return { dropped: 'an input item this trigger did not make (edited or pinned data?)' };
 			if (arrival.arrivedBy === 'sweep') return await confirmSwept(this, scope, arrival);
 			try {
-				return await confirmPush(this, scope, arrival);
+				const outcome = await confirmPush(this, scope, arrival);
+				if ('dropped' in outcome) noteForSweep(scope, arrival.callback.orderId);
+				return outcome;
 			} catch (error) {
+				noteForSweep(scope, arrival.callback.orderId);
 				const reason = `${memoryKeys(arrival.callback).claim} could not be confirmed with the Ollang API (${(error as Error).message})`;
 				return { dropped: reason, error: error as Error };
 			}

@@ -33,6 +33,8 @@ interface Memory {
 	answers: Map<string, RememberedAnswer>;
 	/** Order id -> its read under way: callbacks of one order arriving together share one read. */
 	reading: Map<string, Promise<unknown>>;
+	/** Orders a callback named and no execution of this process confirmed yet: the next sweep reads them. */
+	toSweep: Set<string>;
 }
 
 const memories = new Map<string, Memory>();
@@ -58,11 +60,15 @@ function forgetOldest<T>(entries: Map<string, T>, expired: (value: T) => boolean
 function memoryOf(scope: string): Memory {
 	let memory = memories.get(scope);
 	if (memory === undefined) {
-		memory = { answers: new Map(), reading: new Map() };
+		memory = { answers: new Map(), reading: new Map(), toSweep: new Set() };
 		memories.set(scope, memory);
 	}
 	const now = Date.now();
 	forgetOldest(memory.answers, (answer) => answer.until < now);
+	for (const orderId of memory.toSweep) {
+		if (memory.toSweep.size <= KEEP_AT_MOST) break;
+		memory.toSweep.delete(orderId);
+	}
 	return memory;
 }
 
@@ -91,4 +97,27 @@ export function sharedRead<T>(scope: string, orderId: string, read: () => Promis
 	const started = read().finally(() => reading.delete(orderId));
 	reading.set(orderId, started);
 	return started;
+}
+
+/**
+ * The sweep finds a completion by its order's listed status changing, or by background checks in rotation; an order
+ * completed and rerun between two sweeps changes nothing listed. A callback names its order: noted when it arrives
+ * (this process may be the leader that sweeps) and dropped once an execution here confirmed it, so the next sweep
+ * reads what push could not settle. In queue mode the workers confirm, so the main reads every order a callback
+ * reached it for once more.
+ */
+export function noteForSweep(scope: string, orderId: string): void {
+	memoryOf(scope).toSweep.add(orderId);
+}
+
+export function confirmedByPush(scope: string, orderId: string): void {
+	memoryOf(scope).toSweep.delete(orderId);
+}
+
+/** The orders noted for the sweep since the last one, forgotten as they are handed over. */
+export function takeNotedForSweep(scope: string): string[] {
+	const { toSweep } = memoryOf(scope);
+	const orderIds = [...toSweep];
+	toSweep.clear();
+	return orderIds;
 }

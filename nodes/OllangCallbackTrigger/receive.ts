@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { arrivalItem } from './arrival';
 import type { Callback } from './callback';
 import { claimKey, isRefusal, readCallback } from './callback';
-import { rememberedAnswer, triggerScope } from './processed';
+import { noteForSweep, rememberedAnswer, triggerScope } from './processed';
 
 const LOG = 'Ollang Callback Trigger:';
 
@@ -48,5 +48,6 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		this.logger.info(`${LOG} ${keys.claim} answered without an execution: ${remembered.reason}`);
 		return answer(this, 200, RECEIVED);
 	}
+	noteForSweep(triggerScope(this), callback.orderId);
 	return { workflowData: [[{ json: arrivalItem({ arrivedBy: 'push', callback }) }]], webhookResponse: RECEIVED };
 }

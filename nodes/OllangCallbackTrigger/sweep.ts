@@ -4,9 +4,11 @@ import { sleep } from 'n8n-workflow';
 import type { OrderEvent } from '../OllangTrigger/config';
 import { DEFAULT_LOOKBACK_DAYS } from '../OllangTrigger/config';
 import { pollTrigger } from '../OllangTrigger/poll';
+import { markForDetailRead } from '../OllangTrigger/state';
 import type { Arrival } from './arrival';
 import { arrivalItem } from './arrival';
 import { COMPLETING_EVENTS } from './confirm';
+import { takeNotedForSweep, triggerScope } from './processed';
 
 /**
  * The safety net under push. Callbacks are the fast path; the API gives up on a delivery after its retries (a burst
@@ -101,10 +103,13 @@ export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]>
 	const events = (this.getNodeParameter('events', []) as string[]).filter((event) => event in SWEPT);
 	const lookbackDays = Number(this.getNodeParameter('sweepLookbackDays', DEFAULT_LOOKBACK_DAYS));
 	const found: IDataObject[] = [];
+	const noted = takeNotedForSweep(triggerScope(this));
 	for (const event of events) {
 		let polled: INodeExecutionData[][] | null;
 		try {
-			polled = await pollTrigger.call(pollContext(this, event, lookbackDays));
+			const context = pollContext(this, event, lookbackDays);
+			markForDetailRead(context.getWorkflowStaticData('node'), noted);
+			polled = await pollTrigger.call(context);
 		} catch (error) {
 			this.logger.warn(`Ollang Callback Trigger: the sweep for ${event} failed (${(error as Error).message}); it goes on from where it was at the next sweep`);
 			continue;

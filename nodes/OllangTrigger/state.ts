@@ -188,6 +188,24 @@ function encodeCursor(cursor: OrderCursor, stateSince: number): StoredCursor {
 	return stored;
 }
 
+/**
+ * Marks stored orders for a detail read at the next poll (before its background checks), as a changed listing
+ * would: for an event the listing cannot show (an order completed and rerun between two polls), told by another
+ * source. Ids without a cursor (unknown to the listing) are ignored. Returns how many were marked.
+ */
+export function markForDetailRead(staticData: IDataObject, orderIds: Iterable<string>): number {
+	const orders = (staticData as Partial<StoredState>).orders;
+	if (orders === undefined || orders === null || typeof orders !== 'object') return 0;
+	let marked = 0;
+	for (const orderId of orderIds) {
+		const cursor = orders[orderId];
+		if (!isStoredCursor(cursor)) continue;
+		cursor[3] |= NEEDS_DETAIL;
+		marked++;
+	}
+	return marked;
+}
+
 /** A working copy of the stored state: the poll changes the copy and commits it at the end, or drops it. */
 export function loadState(staticData: IDataObject): LoadedState {
 	const stored = staticData as Partial<StoredState>;
