@@ -1,5 +1,5 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, IPollFunctions, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { deepCopy, sleep } from 'n8n-workflow';
 
 import type { OrderEvent } from '../OllangTrigger/config';
 import { DEFAULT_LOOKBACK_DAYS } from '../OllangTrigger/config';
@@ -98,6 +98,17 @@ function sweptArrival(event: string, json: IDataObject): Arrival | undefined {
 	return { arrivedBy: 'sweep', callback: { event: 'qcEvaluationCompleted', orderId, evalId }, completionKey: `qc:${evalId}`, found: { order, evaluation } };
 }
 
+/** The sweep's cursors as they were before a sweep: put back when what it found could not be handed to n8n. */
+function sweepState(ctx: ITriggerFunctions): IDataObject {
+	const nodeData = ctx.getWorkflowStaticData('node');
+	return deepCopy(Object.fromEntries(Object.keys(SWEPT).map((event) => [`sweep:${event}`, nodeData[`sweep:${event}`] ?? {}])) as IDataObject);
+}
+
+function restoreSweepState(ctx: ITriggerFunctions, saved: IDataObject): void {
+	const nodeData = ctx.getWorkflowStaticData('node');
+	for (const [key, value] of Object.entries(saved)) nodeData[key] = value;
+}
+
 /** One sweep of every watched event: the arrivals it found (a failed event is logged; its cursors stay for the next). */
 export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]> {
 	const events = (this.getNodeParameter('events', []) as string[]).filter((event) => event in SWEPT);
@@ -131,6 +142,34 @@ async function pause(until: number, stopped: () => boolean): Promise<void> {
 	while (!stopped() && Date.now() < until) await sleep(Math.min(STOP_CHECK_MS, until - Date.now()));
 }
 
+/** How long a sweep waits to learn that n8n created the execution of what it found (longer: taken as created). */
+const EMISSION_CHECK_MS = 60_000;
+
+/**
+ * Hands what one sweep found to n8n as one execution and waits until n8n has it (or a minute passed): when n8n
+ * could not start the execution (its database not ready under a burst, a restart), the sweep's cursors are put back
+ * as they were before it, so the next sweep finds the same completions again. Nothing found is lost on the way.
+ */
+async function emitFound(ctx: ITriggerFunctions, found: IDataObject[], before: IDataObject, stopped: () => boolean): Promise<void> {
+	if (found.length === 0 || stopped()) return;
+	const done = ctx.helpers.createDeferredPromise<IRun>();
+	let failed: Error | undefined;
+	let settled = false;
+	done.promise.then(
+		() => (settled = true),
+		(error: Error) => {
+			failed = error;
+			settled = true;
+		},
+	);
+	ctx.emit([found.map((json) => ({ json }))], undefined, done);
+	const until = Date.now() + EMISSION_CHECK_MS;
+	while (!settled && !stopped() && Date.now() < until) await sleep(Math.min(STOP_CHECK_MS / 10, until - Date.now()));
+	if (failed === undefined) return;
+	restoreSweepState(ctx, before);
+	ctx.logger.warn(`Ollang Callback Trigger: n8n did not start the execution of ${found.length} completions the sweep found (${failed.message}); the next sweep finds them again`);
+}
+
 /**
  * Sweeps while the workflow is published: once at activation (awaited, so n8n saves the baseline or the cursors
  * with the activation), then every Sweep Every (Minutes), each emitting what it found in one execution.
@@ -139,18 +178,18 @@ export async function startSweeps(this: ITriggerFunctions): Promise<ITriggerResp
 	const intervalMs = sweepIntervalMs(this.getNodeParameter('sweepMinutes', DEFAULT_SWEEP_MINUTES));
 	if (this.getMode() === 'manual' || intervalMs === 0) return {};
 	let stopped = false;
-	const emitFound = (found: IDataObject[]) => {
-		if (!stopped && found.length > 0) this.emit([found.map((json) => ({ json }))]);
-	};
+	const isStopped = () => stopped;
+	const firstBefore = sweepState(this);
 	const first = await sweepOnce.call(this);
 	void (async () => {
 		// After trigger() returned: n8n has the activation, and its executions, in hand.
 		await sleep(1);
-		emitFound(first);
+		await emitFound(this, first, firstBefore, isStopped);
 		while (!stopped) {
-			await pause(Date.now() + intervalMs, () => stopped);
+			await pause(Date.now() + intervalMs, isStopped);
 			if (stopped) break;
-			emitFound(await sweepOnce.call(this));
+			const before = sweepState(this);
+			await emitFound(this, await sweepOnce.call(this), before, isStopped);
 		}
 	})();
 	return {
