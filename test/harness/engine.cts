@@ -10,6 +10,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	INodeTypes,
 	IPinData,
 	IRun,
 	IWorkflowBase,
@@ -115,13 +116,15 @@ export async function runStartedExecution(
 	items: INodeExecutionData[],
 	credentials: CredentialsById,
 	mode: WorkflowExecuteMode = 'webhook',
+	/** The node types of the process the execution runs in (default: the harness's): one loaded afresh after a restart. */
+	types?: INodeTypes,
 ): Promise<IRun> {
 	const startNode = workflow.nodes.find((node) => node.name === startNodeName);
 	if (startNode === undefined) throw new Error(`Start node "${startNodeName}" is not in the workflow`);
 	const data = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: deepCopy(startNode), data: { main: [items] }, source: null }] },
 	});
-	const { instance, execution } = await prepareExecution(workflow, credentials, mode, data);
+	const { instance, execution } = await prepareExecution(workflow, credentials, mode, data, undefined, types);
 	return await execution.processRunExecutionData(instance);
 }
 
@@ -146,6 +149,7 @@ async function prepareExecution(
 	mode: WorkflowExecuteMode,
 	runExecutionData?: IRun['data'],
 	givenExecutionId?: string,
+	types?: INodeTypes,
 ): Promise<{ instance: Workflow; execution: WorkflowExecute }> {
 	const runtime = await getRuntime();
 	const executionId = givenExecutionId ?? `harness-${process.pid}-${++executionCounter}`;
@@ -171,7 +175,7 @@ async function prepareExecution(
 		nodes: workflowData.nodes,
 		connections: workflowData.connections,
 		active: false,
-		nodeTypes: runtime.nodeTypes,
+		nodeTypes: types ?? runtime.nodeTypes,
 		staticData: workflowData.staticData,
 		settings: workflowData.settings,
 		pinData: workflowData.pinData,
