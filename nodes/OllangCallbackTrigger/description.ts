@@ -46,7 +46,7 @@ export const callbackTriggerProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: DEFAULT_SWEEP_MINUTES,
 		description:
-			'How often the trigger also reads the API for completions no callback brought (the API gave up on a delivery, n8n was down): each is emitted once, whichever comes first. 0 turns the sweep off: callbacks are then the only way in.',
+			'How often the trigger also reads the API for completions no callback brought (the API gave up on a delivery, n8n was down): each is emitted once, whichever comes first. It watches every recent order of the account, whatever its Callback URL. 0 turns the sweep off: callbacks are then the only way in.',
 	},
 	{
 		displayName: 'Sweep Orders Created Within (Days)',
