@@ -29,6 +29,13 @@ async function readShared(ctx: IExecuteFunctions, scope: string, arrival: Arriva
 	);
 }
 
+/** Whether the completion the API confirmed is the one the callback named (an evaluation always is; a stale order callback is not). */
+function isItsOwnCompletion(callback: Arrival['callback'], completionKey: string): boolean {
+	if (callback.event !== 'orderCompleted') return true;
+	const instant = completionKey.slice(`order:${callback.orderId}:`.length);
+	return Date.parse(instant) === Date.parse(callback.completedAt);
+}
+
 /** A pushed callback: confirmed by the API's order, or dropped (remembered, so its repeats start no execution). */
 async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extract<Arrival, { arrivedBy: 'push' }>): Promise<Outcome> {
 	const { callback } = arrival;
@@ -39,7 +46,11 @@ async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extra
 	}
 	const confirmation = judge(callback, read);
 	if (confirmation.confirmed) {
-		confirmedByPush(scope, callback.orderId);
+		// A callback of an earlier completion, read after the order was rerun and completed again, is confirmed as the
+		// API's latest completion; its own is only in the order's delivery log, which no listed field shows changed.
+		// So the order stays noted, and the next sweep reads it (else only the sweep's rotating rechecks would).
+		if (isItsOwnCompletion(callback, confirmation.completionKey)) confirmedByPush(scope, callback.orderId);
+		else noteForSweep(scope, callback.orderId, { keep: true });
 		return { confirmed: { completionKey: confirmation.completionKey, json: { ...confirmation.item, completionKey: confirmation.completionKey, arrivedBy: 'push' }, claim: keys.claim } };
 	}
 	if (!confirmation.later) {

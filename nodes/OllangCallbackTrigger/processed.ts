@@ -33,8 +33,11 @@ interface Memory {
 	answers: Map<string, RememberedAnswer>;
 	/** Order id -> its read under way: callbacks of one order arriving together share one read. */
 	reading: Map<string, Promise<unknown>>;
-	/** Orders a callback named and no execution of this process confirmed yet: the next sweep reads them. */
-	toSweep: Set<string>;
+	/**
+	 * Orders a callback named and no execution of this process confirmed yet: the next sweep reads them. `true`: kept
+	 * until that sweep even when another callback of the order is confirmed (one confirmed as a later completion).
+	 */
+	toSweep: Map<string, boolean>;
 }
 
 const memories = new Map<string, Memory>();
@@ -60,12 +63,12 @@ function forgetOldest<T>(entries: Map<string, T>, expired: (value: T) => boolean
 function memoryOf(scope: string): Memory {
 	let memory = memories.get(scope);
 	if (memory === undefined) {
-		memory = { answers: new Map(), reading: new Map(), toSweep: new Set() };
+		memory = { answers: new Map(), reading: new Map(), toSweep: new Map() };
 		memories.set(scope, memory);
 	}
 	const now = Date.now();
 	forgetOldest(memory.answers, (answer) => answer.until < now);
-	for (const orderId of memory.toSweep) {
+	for (const orderId of memory.toSweep.keys()) {
 		if (memory.toSweep.size <= KEEP_AT_MOST) break;
 		memory.toSweep.delete(orderId);
 	}
@@ -106,18 +109,20 @@ export function sharedRead<T>(scope: string, orderId: string, read: () => Promis
  * reads what push could not settle. In queue mode the workers confirm, so the main reads every order a callback
  * reached it for once more.
  */
-export function noteForSweep(scope: string, orderId: string): void {
-	memoryOf(scope).toSweep.add(orderId);
+export function noteForSweep(scope: string, orderId: string, { keep = false } = {}): void {
+	const { toSweep } = memoryOf(scope);
+	toSweep.set(orderId, keep || toSweep.get(orderId) === true);
 }
 
 export function confirmedByPush(scope: string, orderId: string): void {
-	memoryOf(scope).toSweep.delete(orderId);
+	const { toSweep } = memoryOf(scope);
+	if (toSweep.get(orderId) !== true) toSweep.delete(orderId);
 }
 
 /** The orders noted for the sweep since the last one, forgotten as they are handed over. */
 export function takeNotedForSweep(scope: string): string[] {
 	const { toSweep } = memoryOf(scope);
-	const orderIds = [...toSweep];
+	const orderIds = [...toSweep.keys()];
 	toSweep.clear();
 	return orderIds;
 }
