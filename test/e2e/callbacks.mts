@@ -3,7 +3,7 @@
 // moved until every callback delivery has an outcome, and the completions each execution's trigger emitted.
 import { randomUUID } from 'node:crypto';
 
-import { readExecutions, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
+import { readExecutionSummaries, readExecutions, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
 import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
 import { PACKAGE_NAME, SANDBOX_CREDENTIALS, triggerItems, waitFor, type SandboxClient, type WorkflowJson } from './harness.mts';
 
@@ -117,20 +117,28 @@ export function settledWithRepeats(orderIds: string[]): (all: CallbackDelivery[]
 	};
 }
 
-/** The workflow's executions once none is running any more (n8n writes each before and after it runs). */
-export async function finishedExecutions(baseUrl: string, cookie: string, workflowId: string, atLeast: number): Promise<N8nExecution[]> {
-	let seen: N8nExecution[] = [];
+/**
+ * The workflow's executions once none is running any more (n8n writes each before and after it runs). Waits on n8n's
+ * execution list (summaries), then reads each execution's data once: a burst's hundreds of executions are not read
+ * again every second.
+ */
+export async function finishedExecutions(baseUrl: string, cookie: string, workflowId: string, atLeast: number, { timeoutMs = 60_000 } = {}): Promise<N8nExecution[]> {
+	const running = (status: string) => ['new', 'running', 'waiting'].includes(status);
+	let seen: Array<{ id: string; mode: string; status: string }> = [];
 	try {
 		return await waitFor(
 			`${atLeast} finished executions of workflow ${workflowId}`,
 			async () => {
-				seen = await readExecutions(baseUrl, cookie, workflowId, { limit: 500 });
-				return seen.length >= atLeast && seen.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? seen : undefined;
+				seen = await readExecutionSummaries(baseUrl, cookie, workflowId, { limit: 2000 });
+				if (seen.length < atLeast || seen.some((execution) => running(execution.status))) return undefined;
+				const executions = await readExecutions(baseUrl, cookie, workflowId, { limit: 2000 });
+				// One started while the data was read: wait for it too.
+				return executions.every((execution) => !running(execution.status)) ? executions : undefined;
 			},
-			{ timeoutMs: 60_000, intervalMs: 1000 },
+			{ timeoutMs, intervalMs: 1000 },
 		);
 	} catch (error) {
-		const found = seen.map((execution) => `${execution.id} ${execution.mode} ${execution.status}: ${JSON.stringify(triggerItems(execution, CALLBACK_TRIGGER).map((item) => item.completionKey))}`);
+		const found = seen.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`);
 		throw new Error(`${(error as Error).message}; found ${seen.length}: ${found.join('; ')}`);
 	}
 }
