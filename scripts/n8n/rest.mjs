@@ -83,14 +83,20 @@ export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 
 /** The executions of one workflow as n8n lists them (`id`, `mode`, `status`, `startedAt`, `stoppedAt`), oldest first, without their run data. */
 export async function readExecutionSummaries(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	// n8n 2.41 answers at most 100 per request: older ones are read page by page (newest first, below `lastId`).
+	// n8n answers at most 100 per request: older ones are read page by page, newest first. n8n 2.41 pages with the
+	// `nextCursor` it returns (and refuses `lastId`); 2.40 and 1.x return none and page below `lastId`.
 	const results = [];
-	for (let lastId; results.length < limit; ) {
+	for (let next = ''; results.length < limit; ) {
 		const pageSize = Math.min(100, limit - results.length);
-		const page = await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${pageSize}${lastId ? `&lastId=${lastId}` : ''}`);
+		const page = await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${pageSize}${next}`);
 		results.push(...page.results);
 		if (page.results.length < pageSize) break;
-		lastId = Math.min(...page.results.map((summary) => Number(summary.id)));
+		if ('nextCursor' in page) {
+			if (typeof page.nextCursor !== 'string' || page.nextCursor === '') break;
+			next = `&cursor=${encodeURIComponent(page.nextCursor)}`;
+		} else {
+			next = `&lastId=${Math.min(...page.results.map((summary) => Number(summary.id)))}`;
+		}
 	}
 	return [...results].sort((a, b) => Number(a.id) - Number(b.id));
 }
