@@ -53,13 +53,14 @@ const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.m
  * The newest 2.x runs with n8n 3.0's new defaults (test/e2e/harness.mts N8N_3_DEFAULTS: filesystem binary data,
  * manual executions on workers, 60 s task timeout, SSRF protection on), and also queue mode, the 3.0 migration
  * report, n8n's Retry (what a retry carries over differs by version), the create-and-wait example (Order > Create and Wait resumed
- * by the API's callbacks, in queue mode too) and the callback trigger (webhooks, and n8n's deduplication store, which
- * the trigger's first step uses): 3.0 itself ships only as a Docker image, which cannot run here.
+ * by the API's callbacks, in queue mode too): 3.0 itself ships only as a Docker image, which cannot run here.
  */
 const MATRIX_MODES = {
 	'2.41.1': {
 		label: '2.41.1 with 3.0 defaults',
-		files: [...MATRIX_FILES, 'queue.test.mts', 'migration.test.mts', 'retry.test.mts', 'createAndWait.test.mts', 'callbackTrigger.test.mts'],
+		// The callback trigger's own file (13 minutes) runs on 2.40.7 only; here the queue suite's callback cases cover
+		// its webhook, sweep and n8n's deduplication store under 3.0's defaults.
+		files: [...MATRIX_FILES, 'queue.test.mts', 'migration.test.mts', 'retry.test.mts', 'createAndWait.test.mts'],
 		env: { OLLANG_N8N_DEFAULTS: '3.0' },
 	},
 };
