@@ -56,9 +56,3 @@ export async function withinRefusalBudget<T>(scope: string, read: () => Promise<
 		if (refused) budget.refusedAt.push(Date.now());
 	}
 }
-
-/** Refused reads this minute and reads under way (for tests and n8n's log). */
-export function refusalBudgetUse(scope: string): { refused: number; underWay: number } {
-	const budget = budgetOf(scope);
-	return { refused: budget.refusedAt.length, underWay: budget.underWay };
-}

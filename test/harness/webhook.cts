@@ -250,13 +250,9 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 		}
 	};
 
-	const handle = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
-		const body = parse(req, raw);
-		if (body === undefined) return json(res, 400, { message: 'Failed to parse request body' });
-		const url = new URL(req.url ?? '/', 'http://harness');
-		// What express and n8n's parser put on the request the node reads.
-		const request = Object.assign(req, { body, rawBody: raw, query: Object.fromEntries(url.searchParams), params: {} });
-		const workflow = new Workflow({
+	/** The published workflow as n8n loads it from its database for each request and at activation. */
+	const workflowAsSaved = () =>
+		new Workflow({
 			id: workflowId,
 			name: 'Harness webhook workflow',
 			nodes: [deepCopy(node)],
@@ -266,6 +262,14 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 			staticData: deepCopy(database.staticData),
 			settings: { executionOrder: 'v1' },
 		});
+
+	const handle = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+		const body = parse(req, raw);
+		if (body === undefined) return json(res, 400, { message: 'Failed to parse request body' });
+		const url = new URL(req.url ?? '/', 'http://harness');
+		// What express and n8n's parser put on the request the node reads.
+		const request = Object.assign(req, { body, rawBody: raw, query: Object.fromEntries(url.searchParams), params: {} });
+		const workflow = workflowAsSaved();
 		const workflowNode = workflow.getNode(node.name) as INode;
 		const additionalData = createAdditionalData({ credentialsHelper, workflowId });
 		additionalData.httpRequest = request as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
@@ -324,16 +328,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 	// The leader main activates the workflow: trigger() beside the webhook (ActiveWorkflowManager.add).
 	let activation: { context: TriggerContext; workflow: Workflow; response: ITriggerResponse | undefined } | undefined;
 	if (mode === 'webhook' && (options.role ?? 'main') === 'main' && nodeType.trigger !== undefined) {
-		const workflow = new Workflow({
-			id: workflowId,
-			name: 'Harness webhook workflow',
-			nodes: [deepCopy(node)],
-			connections: {},
-			active: true,
-			nodeTypes: types,
-			staticData: deepCopy(database.staticData),
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = workflowAsSaved();
 		const workflowNode = workflow.getNode(node.name) as INode;
 		const activationMode: WorkflowActivateMode = options.restartOf ? 'init' : 'activate';
 		const context = new TriggerContext(
