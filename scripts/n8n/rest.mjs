@@ -110,13 +110,29 @@ export async function readWorkflowStaticData(baseUrl, cookie, workflowId) {
 }
 
 /**
+ * n8n 2.41 checks each resource locator's value against its mode's regex before publishing, in a `vm` with a 250 ms
+ * wall-clock watchdog (n8n-workflow's safe-regex). On a busy machine the watchdog can fire on a one-word ID: the
+ * check throws and n8n refuses the publication with this sentence, where a value that fails its regex is named as
+ * "Missing or invalid required parameters". Publishing again is what its user does; a real issue fails every time.
+ */
+const VALIDATION_THREW = 'Error validating node parameters';
+const VALIDATION_ATTEMPTS = 3;
+
+/**
  * Publishes (activates) a workflow in a running n8n, as the editor's Publish button does (its current version).
- * n8n 2.40 answers once the publication is recorded; its webhooks and triggers follow shortly after
+ * `versionId` publishes that version instead. n8n 2.40 answers once the publication is recorded; its webhooks and triggers follow shortly after
  * (callProductionWebhook waits for a webhook).
  */
-export async function activateWorkflow(baseUrl, cookie, id) {
-	const { versionId } = await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(id)}`);
-	return await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId });
+export async function activateWorkflow(baseUrl, cookie, id, versionId = undefined) {
+	const version = versionId ?? (await restRequest(baseUrl, cookie, 'GET', `/rest/workflows/${encodeURIComponent(id)}`)).versionId;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await restRequest(baseUrl, cookie, 'POST', `/rest/workflows/${encodeURIComponent(id)}/activate`, { versionId: version });
+		} catch (error) {
+			if (attempt >= VALIDATION_ATTEMPTS || !String(error?.message).includes(VALIDATION_THREW)) throw error;
+			console.log(`[n8n-rest] publishing ${id}: n8n's parameter check threw (attempt ${attempt} of ${VALIDATION_ATTEMPTS}); publishing again`);
+		}
+	}
 }
 
 /**

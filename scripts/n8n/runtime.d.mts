@@ -187,7 +187,7 @@ export function readWorkflowStaticData(baseUrl: string, cookie: string, workflow
 export function readExecutions(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<N8nExecution[]>;
 export function readExecutionSummaries(baseUrl: string, cookie: string, workflowId: string, options?: { limit?: number }): Promise<Array<Omit<N8nExecution, 'data'>>>;
 
-export function activateWorkflow(baseUrl: string, cookie: string, id: string): Promise<unknown>;
+export function activateWorkflow(baseUrl: string, cookie: string, id: string, versionId?: string): Promise<unknown>;
 /** A published workflow's production webhook, sent again while n8n still answers that it is not registered. */
 export function callProductionWebhook(baseUrl: string, pathname: string, init?: RequestInit, options?: { timeoutMs?: number }): Promise<{ status: number; text: string }>;
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 
-import { restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { activateWorkflow, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import {
 	EXAMPLES_DIR,
 	exampleNode,
@@ -169,8 +169,7 @@ describe("n8n 3.0's migration report and SSRF protection", { timeout: 15 * 60_00
 		// Published as the editor's Publish button does it (one CLI start per workflow would take minutes); n8n
 		// activates each at once (an activation that fails, e.g. a trigger's first poll, fails the request).
 		for (const workflow of published) {
-			const { versionId } = await restRequest<{ versionId: string }>(server.url, cookie, 'GET', `/rest/workflows/${workflow.id}`);
-			await restRequest(server.url, cookie, 'POST', `/rest/workflows/${workflow.id}/activate`, { versionId });
+			await activateWorkflow(server.url, cookie, workflow.id);
 		}
 		const inactive: string[] = [];
 		for (const workflow of published) {

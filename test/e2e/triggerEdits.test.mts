@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { N8N_VERSION, readExecutions, readWorkflowStaticData, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { activateWorkflow, N8N_VERSION, readExecutions, readWorkflowStaticData, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import { N8nUserFolder, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tally, testCredentials, type PersistenceMode, triggerItems, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
@@ -102,7 +102,7 @@ async function runMode(mode: Mode) {
 			settings: stored.settings,
 			versionId: stored.versionId,
 		})) as Json;
-		await restRequest(server.url, cookie, 'POST', `/rest/workflows/${workflow.id}/activate`, { versionId: saved.versionId });
+		await activateWorkflow(server.url, cookie, workflow.id, saved.versionId as string);
 		// No poll of the old configuration ran after the one taken as the last before the edit.
 		const pollsAfterEdit = await listings();
 		assert.ok(pollsAfterEdit - pollsAtEdit <= 1, `${pollsAfterEdit - pollsAtEdit} polls ran while the edit was made`);
