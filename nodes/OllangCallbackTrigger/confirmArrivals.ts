@@ -4,7 +4,7 @@ import type { Arrival } from './arrival';
 import { arrivalOf } from './arrival';
 import type { OrderRead } from './confirm';
 import { completionItem, judge, readOrder } from './confirm';
-import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, triggerScope } from './processed';
+import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, sweptOrder, triggerScope } from './processed';
 import { memoryKeys } from './receive';
 import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
 
@@ -23,7 +23,12 @@ type Outcome = { confirmed: ConfirmedCompletion } | { dropped: string; error?: E
 /** Get Order, shared by the callbacks of one order confirmed at the same time in this process. */
 async function readShared(ctx: IExecuteFunctions, scope: string, arrival: Arrival): Promise<OrderRead | undefined> {
 	const { orderId } = arrival.callback;
-	if (arrival.arrivedBy === 'sweep') return await sharedRead(scope, `sweep:${orderId}`, async () => await readOrder.call(ctx, orderId));
+	if (arrival.arrivedBy === 'sweep') {
+		// The sweep of this process read it moments ago (in queue mode a worker runs the execution, and reads it).
+		const order = sweptOrder(scope, orderId);
+		if (order !== undefined) return { order };
+		return await sharedRead(scope, `sweep:${orderId}`, async () => await readOrder.call(ctx, orderId));
+	}
 	return await sharedRead(scope, `push:${orderId}`, async () =>
 		await withinRefusalBudget(scope, async () => await readOrder.call(ctx, orderId), (read) => 'refusedWith' in read),
 	);
@@ -60,7 +65,7 @@ async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extra
 	return { dropped: `callback not confirmed by the Ollang API (${keys.claim}): ${confirmation.reason}` };
 }
 
-/** A completion the sweep found: emitted with the API's full order when it can be read now, else with what the sweep read. */
+/** A completion the sweep found: emitted with the API's full order (as the sweep read it, or read now), else with what the sweep's item showed. */
 async function confirmSwept(ctx: IExecuteFunctions, scope: string, arrival: Extract<Arrival, { arrivedBy: 'sweep' }>): Promise<Outcome> {
 	const { callback, completionKey, found } = arrival;
 	let read: OrderRead | undefined;

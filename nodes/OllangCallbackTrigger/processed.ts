@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 /**
  * What this n8n process remembers per trigger (workflow and node; test events apart, so a test never hides a
@@ -13,6 +13,9 @@ import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 const EMITTED_KEEP_MS = 24 * 60 * 60 * 1000;
 /** Bounds the memory of a very busy trigger: the oldest entries are forgotten first. */
 const KEEP_AT_MOST = 20_000;
+
+/** How long an order the sweep read serves its execution: the sweep waits a minute for n8n to start it. */
+const SWEPT_KEEP_MS = 5 * 60 * 1000;
 
 /** How long a callback settled by an execution is answered without starting another. */
 export const ANSWER_KEEP_MS = {
@@ -38,6 +41,8 @@ interface Memory {
 	 * until that sweep even when another callback of the order is confirmed (one confirmed as a later completion).
 	 */
 	toSweep: Map<string, boolean>;
+	/** Order id -> the order as the last sweep read it, for that sweep's execution (in this process) not to read it again. */
+	swept: Map<string, { order: IDataObject; until: number }>;
 }
 
 const memories = new Map<string, Memory>();
@@ -63,11 +68,12 @@ function forgetOldest<T>(entries: Map<string, T>, expired: (value: T) => boolean
 function memoryOf(scope: string): Memory {
 	let memory = memories.get(scope);
 	if (memory === undefined) {
-		memory = { answers: new Map(), reading: new Map(), toSweep: new Map() };
+		memory = { answers: new Map(), reading: new Map(), toSweep: new Map(), swept: new Map() };
 		memories.set(scope, memory);
 	}
 	const now = Date.now();
 	forgetOldest(memory.answers, (answer) => answer.until < now);
+	forgetOldest(memory.swept, (read) => read.until < now);
 	for (const orderId of memory.toSweep.keys()) {
 		if (memory.toSweep.size <= KEEP_AT_MOST) break;
 		memory.toSweep.delete(orderId);
@@ -100,6 +106,19 @@ export function sharedRead<T>(scope: string, orderId: string, read: () => Promis
 	const started = read().finally(() => reading.delete(orderId));
 	reading.set(orderId, started);
 	return started;
+}
+
+/** Keeps an order as the sweep read it, for the execution of what the sweep found. */
+export function keepSweptOrder(scope: string, orderId: string, order: IDataObject): void {
+	const { swept } = memoryOf(scope);
+	swept.delete(orderId);
+	swept.set(orderId, { order, until: Date.now() + SWEPT_KEEP_MS });
+}
+
+/** The order as a sweep of this process read it within the last minutes, or undefined (another process swept). */
+export function sweptOrder(scope: string, orderId: string): IDataObject | undefined {
+	const read = memoryOf(scope).swept.get(orderId);
+	return read !== undefined && read.until >= Date.now() ? read.order : undefined;
 }
 
 /**

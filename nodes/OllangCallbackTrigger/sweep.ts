@@ -1,4 +1,15 @@
-import type { IDataObject, INode, INodeExecutionData, IPollFunctions, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	IAllExecuteFunctions,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	IPollFunctions,
+	IRun,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 import { deepCopy, sleep } from 'n8n-workflow';
 
 import type { OrderEvent } from '../OllangTrigger/config';
@@ -7,8 +18,8 @@ import { pollTrigger } from '../OllangTrigger/poll';
 import { markForDetailRead } from '../OllangTrigger/state';
 import type { Arrival } from './arrival';
 import { arrivalItem } from './arrival';
-import { COMPLETING_EVENTS } from './confirm';
-import { takeNotedForSweep, triggerScope } from './processed';
+import { COMPLETING_EVENTS, readOrder } from './confirm';
+import { keepSweptOrder, takeNotedForSweep, triggerScope } from './processed';
 
 /**
  * The safety net under push. Callbacks are the fast path; the API gives up on a delivery after its retries (a burst
@@ -35,6 +46,44 @@ export function sweepIntervalMs(minutes: unknown): number {
 	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.max(1_000, Math.round(value * 60_000)) : 0;
 }
 
+/**
+ * A sweep is not one of n8n's polls (it runs on its own timer, beside the webhook), so n8n's poll budget does not
+ * bound it: its requests start within half of this, a few at a time, so that a burst the API gave up on (hundreds
+ * of orders to read) is caught up in one sweep.
+ */
+const SWEEP_BUDGET_MS = 120_000;
+const SWEEP_CONCURRENCY = 8;
+
+type Helpers = ITriggerFunctions['helpers'];
+
+/**
+ * One sweep's reads, shared by its events: the delivery-event and QC sweeps list the same orders and read the same
+ * ones, so each GET is sent once per sweep and its answer read by both. A read that failed or was refused is sent
+ * again by the next event that asks.
+ */
+function sharedReads(helpers: Helpers): Helpers {
+	const answers = new Map<string, Promise<unknown>>();
+	const shared = Object.create(helpers) as Helpers;
+	shared.httpRequestWithAuthentication = async function (this: IAllExecuteFunctions, type: string, options: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) {
+		const send = async (): Promise<unknown> => await helpers.httpRequestWithAuthentication.call(this, type, options, extra);
+		if ((options.method ?? 'GET') !== 'GET' || options.body !== undefined) return await send();
+		let answer = answers.get(options.url);
+		if (answer === undefined) {
+			answer = send();
+			answers.set(options.url, answer);
+			answer.then(
+				(raw) => {
+					const status = (raw as { statusCode?: number }).statusCode ?? 0;
+					if (status < 200 || status >= 300) answers.delete(options.url);
+				},
+				() => answers.delete(options.url),
+			);
+		}
+		return await answer;
+	};
+	return shared;
+}
+
 /** Which of the Ollang Trigger's order events finds each callback event. */
 const SWEPT: Record<string, OrderEvent> = { orderCompleted: 'orderDeliveryEvent', qcEvaluationCompleted: 'qcEvaluationFinished' };
 
@@ -43,7 +92,7 @@ const SWEPT: Record<string, OrderEvent> = { orderCompleted: 'orderDeliveryEvent'
  * events or QC evaluations of recent orders), its state in a part of this node's static data of its own, and its
  * node id set apart (the id salts its account digest and names its baseline), so the two events never share cursors.
  */
-function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number): IPollFunctions {
+function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number, helpers: Helpers): IPollFunctions {
 	const node = ctx.getNode();
 	const sweepNode: INode = { ...node, id: `${node.id}:sweep:${event}` };
 	const parameters: IDataObject = {
@@ -53,7 +102,7 @@ function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number
 		filters: {},
 		'filters.folderId': '',
 		lookbackDays,
-		options: {},
+		options: { concurrency: SWEEP_CONCURRENCY },
 	};
 	const nodeData = ctx.getWorkflowStaticData('node');
 	const stateKey = `sweep:${event}`;
@@ -68,8 +117,9 @@ function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number
 		getMode: () => ctx.getMode(),
 		getWorkflow: () => ctx.getWorkflow(),
 		getCredentials: async (type: string) => await ctx.getCredentials(type),
+		getPollBudgetMs: () => SWEEP_BUDGET_MS,
 		logger: ctx.logger,
-		helpers: ctx.helpers,
+		helpers,
 	};
 	return context as unknown as IPollFunctions;
 }
@@ -114,11 +164,14 @@ export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]>
 	const events = (this.getNodeParameter('events', []) as string[]).filter((event) => event in SWEPT);
 	const lookbackDays = Number(this.getNodeParameter('sweepLookbackDays', DEFAULT_LOOKBACK_DAYS));
 	const found: IDataObject[] = [];
-	const noted = takeNotedForSweep(triggerScope(this));
+	const scope = triggerScope(this);
+	const noted = takeNotedForSweep(scope);
+	const helpers = sharedReads(this.helpers);
+	const foundOrders = new Set<string>();
 	for (const event of events) {
 		let polled: INodeExecutionData[][] | null;
 		try {
-			const context = pollContext(this, event, lookbackDays);
+			const context = pollContext(this, event, lookbackDays, helpers);
 			markForDetailRead(context.getWorkflowStaticData('node'), noted);
 			polled = await pollTrigger.call(context);
 		} catch (error) {
@@ -131,9 +184,19 @@ export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]>
 		}
 		for (const item of polled?.[0] ?? []) {
 			const arrival = sweptArrival(event, item.json);
-			if (arrival !== undefined) found.push(arrivalItem(arrival));
+			if (arrival === undefined) continue;
+			found.push(arrivalItem(arrival));
+			foundOrders.add(arrival.callback.orderId);
 		}
 	}
+	// The full orders, as the poll just read them (from the shared reads, not sent again), for the execution.
+	const context = pollContext(this, events[0] ?? 'orderCompleted', lookbackDays, helpers);
+	await Promise.all(
+		[...foundOrders].map(async (orderId) => {
+			const read = await readOrder.call(context, orderId).catch(() => undefined);
+			if (read !== undefined && 'order' in read) keepSweptOrder(scope, orderId, read.order);
+		}),
+	);
 	return found;
 }
 

@@ -729,6 +729,30 @@ describe('Ollang Callback Trigger: the sweep (trigger()) for what push missed', 
 		expect(restarted.executions.filter((execution) => ours([execution.input], orderIds).length > 0)).toEqual([]);
 	});
 
+	it('40 completions whose callbacks never came: one sweep emits them all, reading each order once for both events (the two share the sweep\'s reads)', async () => {
+		const trigger = await receiver();
+		const orderIds: string[] = [];
+		for (let batch = 0; batch < 5; batch++) orderIds.push(...(await completeQuietly(8, async () => await createOrders(8, trigger.url))));
+		expect(trigger.executionsStarted).toBe(0);
+		const logged = sandbox.requests.log.length;
+		const found = await trigger.sweep();
+		expect(tally(orderIds, [found])).toEqual({ expected: 40, emitted: 40, missed: 0, duplicated: 0 });
+		await trigger.idle();
+		expect(tally(orderIds, trigger.emissions)).toEqual({ expected: 40, emitted: 40, missed: 0, duplicated: 0 });
+		expect(new Set(arrivedBy(ours(trigger.emissions, orderIds)))).toEqual(new Set(['sweep']));
+		const reads = sandbox.requests.log.slice(logged).filter((request) => request.method === 'GET');
+		const readsOf = new Map<string, number>();
+		for (const request of reads) readsOf.set(request.path, (readsOf.get(request.path) ?? 0) + 1);
+		// Each of the 40 orders read once, though both events (deliveries and QC evaluations) and the execution read it.
+		expect(orderIds.map((orderId) => readsOf.get(`/integration/orders/${orderId}`))).toEqual(orderIds.map(() => 1));
+		// No order read twice (the listing's pages are one path here).
+		expect([...readsOf].filter(([path, count]) => path !== '/integration/orders' && count > 1)).toEqual([]);
+		// Emitted as Get Order answers (the full order, as push emits it), from the sweep's own read.
+		expect(ours(trigger.emissions, orderIds).sort((a, b) => String(a.orderId).localeCompare(String(b.orderId)))).toEqual(
+			await Promise.all([...orderIds].sort().map(async (orderId) => await orderItem(orderId, 'sweep'))),
+		);
+	});
+
 	it('a completion the API gave up on (retries none, its Callback URL unreachable) is emitted once by the next sweep', async () => {
 		const trigger = await receiver();
 		sandbox.callbacks.settings.retries = 'none';
