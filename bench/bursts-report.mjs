@@ -9,16 +9,18 @@ const ratio = (ours, theirs) => (theirs > 0 ? `${(ours / theirs).toFixed(2)}x` :
 /** Rows burst by burst, the set-ups side by side: n8n's Webhook node and the trigger, then what the trigger emitted. */
 export function burstsSection(result) {
 	const rows = [];
-	const bursts = result.topologies[0]?.bursts ?? [];
-	for (const [index] of bursts.entries()) {
+	// Burst by burst in the order run, each set-up and settings entry that ran it side by side.
+	const bursts = [...new Map(result.topologies.flatMap((topology) => topology.bursts).map((burst) => [`${burst.size}/${burst.retries}`, burst])).values()];
+	for (const { size, retries } of bursts) {
 		for (const topology of result.topologies) {
-			const burst = topology.bursts[index];
+			const burst = topology.bursts.find((each) => each.size === size && each.retries === retries);
 			if (!burst) continue;
 			const { webhook, trigger } = burst;
 			rows.push([
 				String(burst.size),
 				burst.retries,
 				SETUP_LABEL[topology.topology] ?? topology.topology,
+				topology.settings ?? 'n8n defaults',
 				String(webhook.answered2xx),
 				String(trigger.answered2xx),
 				ratio(trigger.answered2xx, webhook.answered2xx),
@@ -37,11 +39,14 @@ export function burstsSection(result) {
 	const notes = [
 		`A burst: that many level-0 document orders made in one simulated minute with a side's production URL as Callback URL, completed by one clock move, so the sandbox POSTs that many callbacks at once (repeats off, so each delivery is a completion of its own; every API request delayed ${result.latencyMs} ms). Then the clock runs on a minute at a time through the sandbox's retry policy ("retries": three = 1, 5 and 15 minutes after a failure; once = 1 minute; none). Both sides in the same n8n, each with its own sandbox (the same program and settings, so the trigger's sweep sees only its own orders): n8n's Webhook node (POST, respond Immediately, then a No Operation node) first, then, its executions finished, the Ollang Callback Trigger (Order Completed, sweep every ${result.sweepMinutes} min, then a No Operation node).`,
 		'"2xx within 10 s": the first attempts answered 2xx within the API\'s 10 s (the sandbox\'s own measure); "trigger / Webhook": the trigger\'s 2xx over the Webhook node\'s; "slowest answer": the slowest first attempt that was answered. "Emitted once / twice / missed": per completion, from the trigger\'s items in n8n\'s executions (REST API); twice over the whole run (a later sweep or retry included), missed = not emitted once the sends had settled and the first sweep that started after the completions had ended. "By push / by sweep": the `arrivedBy` of each emitted completion\'s item. "To the first node": from the sandbox sending a completion\'s first attempt to the trigger node\'s start in the execution that emitted it, for completions emitted by push before any retry.',
-		...result.topologies.map((topology) => `${SETUP_LABEL[topology.topology] ?? topology.topology}: ${topology.describe}${topology.forwardedToWebhookProcesses ? `; requests the balancer sent to each webhook process: ${topology.forwardedToWebhookProcesses.join(' / ')}` : ''}.`),
+		...[...new Map(result.topologies.map((topology) => [topology.settings, topology.env])).entries()].map(
+			([label, env]) => `n8n settings "${label ?? 'n8n defaults'}": ${Object.keys(env ?? {}).length === 0 ? "n8n's defaults (expression isolates acquired before a webhook runs, one isolate, PostgreSQL pool of 2)" : Object.entries(env).map(([name, value]) => `\`${name}=${value}\``).join(', ')}, in every n8n process of the set-up (both sides: the settings are n8n's, the same for the Webhook node and the trigger).`,
+		),
+		...result.topologies.map((topology) => `${SETUP_LABEL[topology.topology] ?? topology.topology}, ${topology.settings ?? 'n8n defaults'}: ${topology.describe}${topology.forwardedToWebhookProcesses ? `; requests the balancer sent to each webhook process: ${topology.forwardedToWebhookProcesses.join(' / ')}` : ''}.`),
 		...sustained.map((topology) => {
 			const { steps, sustainedRate, firstFailing, seconds: length } = topology.sustained;
 			const stepText = steps.map((step) => `${step.rate}/s: ${step.answered2xx} of ${step.deliveries} 2xx, ${step.answeredOther} another status, ${step.noAnswer} no answer, answer median ${step.medianAnswerMs} ms, worst ${step.worstAnswerMs} ms`).join('; ');
-			return `Sustained, the trigger, ${SETUP_LABEL[topology.topology] ?? topology.topology}: **${sustainedRate} deliveries per second** answered 2xx within 10 s${firstFailing ? ` (${firstFailing}/s was not)` : ' (the highest rate tried)'}; deliveries sent by the bench at an even pace for ${length} s per rate, each a fresh completion (the body the sandbox made for it, which the sweep finds too): ${stepText}.`;
+			return `Sustained, the trigger, ${SETUP_LABEL[topology.topology] ?? topology.topology}, ${topology.settings ?? 'n8n defaults'}: **${sustainedRate} deliveries per second** answered 2xx within 10 s${firstFailing ? ` (${firstFailing}/s was not)` : ' (the highest rate tried)'}; deliveries sent by the bench at an even pace for ${length} s per rate, each a fresh completion (the body the sandbox made for it, which the sweep finds too): ${stepText}.`;
 		}),
 	];
 	return {
@@ -49,6 +54,7 @@ export function burstsSection(result) {
 			'deliveries at once',
 			'retries',
 			'set-up',
+			'n8n settings',
 			'Webhook node: 2xx within 10 s',
 			'trigger: 2xx within 10 s',
 			'trigger / Webhook',
@@ -74,8 +80,8 @@ export function burstsDetails(result) {
 		.flatMap((topology) =>
 			topology.bursts.map(({ size, retries, webhook, trigger }) =>
 				[
-					`- ${topology.topology}, ${size} (${retries}), Webhook node: ${answers(webhook)}`,
-					`- ${topology.topology}, ${size} (${retries}), trigger: ${answers(trigger)}; emitted once ${trigger.emittedOnce}, twice ${trigger.emittedTwice}, missed ${trigger.missed} (emitted later ${trigger.emittedLater}), by push ${trigger.byPush}, by sweep ${trigger.bySweep}; ${trigger.sweptAfterCompletions ? 'a sweep ran after the completions' : 'no sweep ended after the completions within the bound'}, counted ${trigger.emittedWithinMs} ms after the sends settled; to the first node median ${median(trigger.latenciesMs)} ms, worst ${Math.max(0, ...trigger.latenciesMs)} ms`,
+					`- ${topology.topology} (${topology.settings ?? 'n8n defaults'}), ${size} (${retries}), Webhook node: ${answers(webhook)}`,
+					`- ${topology.topology} (${topology.settings ?? 'n8n defaults'}), ${size} (${retries}), trigger: ${answers(trigger)}; emitted once ${trigger.emittedOnce}, twice ${trigger.emittedTwice}, missed ${trigger.missed} (emitted later ${trigger.emittedLater}), by push ${trigger.byPush}, by sweep ${trigger.bySweep}; ${trigger.sweptAfterCompletions ? 'a sweep ran after the completions' : 'no sweep ended after the completions within the bound'}, counted ${trigger.emittedWithinMs} ms after the sends settled; to the first node median ${median(trigger.latenciesMs)} ms, worst ${Math.max(0, ...trigger.latenciesMs)} ms`,
 				].join('\n'),
 			),
 		)
@@ -91,7 +97,7 @@ export function burstsSmokeProblems(result) {
 	const { check, result: checked } = smokeChecks('bursts');
 	for (const topology of result.topologies) {
 		for (const burst of topology.bursts) {
-			const where = `${topology.topology}, burst of ${burst.size} (${burst.retries})`;
+			const where = `${topology.topology} (${topology.settings ?? 'n8n defaults'}), burst of ${burst.size} (${burst.retries})`;
 			for (const [name, side] of [['Webhook node', burst.webhook], ['trigger', burst.trigger]]) {
 				check(side.deliveries === burst.size, `${where}, ${name}: ${side.deliveries} deliveries`);
 				check(side.answered2xx + side.answeredOther + side.noAnswer === burst.size, `${where}, ${name}: first attempts do not add up (2xx ${side.answered2xx}, another status ${side.answeredOther}, none ${side.noAnswer})`);

@@ -42,19 +42,28 @@ const LANGUAGES = ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja', 'ko', 'pl', 'sv'];
 const MAX_RETRY_ROUNDS = 5;
 /** The sandbox's route of the orders listing: the sweep's first request (the trigger's own reads are of one order). */
 const LISTING_ROUTE = '/integration/orders';
+/** A set-up as n8n starts by default. */
+const N8N_DEFAULTS = { label: 'n8n defaults', env: {} };
 
 /**
  * `context`: { userFolder, latencyMs, sandboxCall }. `scenario`: { title, seed, topologies: ['main', 'webhooks'],
- * bursts: [{ size, retries }], sweepMinutes, sweepBoundMs, firstLookMs, sustained: { topologies, rates, seconds } }.
- * Returns the figures (bursts-report.mjs).
+ * bursts: [{ size, retries }], sweepMinutes, sweepBoundMs, firstLookMs, sustained: { topologies, rates, seconds },
+ * settings: [{ label, env, bursts?, sustained? }] }: each set-up runs once per settings entry, every n8n process of it
+ * started with that entry's environment (n8n's own settings), its bursts (default: the scenario's), and the sustained
+ * steps unless `sustained: false`. Returns the figures (bursts-report.mjs).
  */
 export async function runBurstsScenario(context, scenario) {
 	const topologies = [];
-	for (const topology of scenario.topologies) topologies.push(await runTopology(context, scenario, topology));
+	for (const topology of scenario.topologies) {
+		for (const settings of scenario.settings ?? [N8N_DEFAULTS]) {
+			const run = { ...scenario, bursts: settings.bursts ?? scenario.bursts, sustained: settings.sustained === false ? { topologies: [] } : scenario.sustained };
+			topologies.push({ ...(await runTopology(context, run, topology, settings.env)), settings: settings.label, env: settings.env });
+		}
+	}
 	return { key: 'bursts', title: scenario.title, latencyMs: context.latencyMs, sweepMinutes: scenario.sweepMinutes, workers: QUEUE_WORKERS, webhookProcesses: QUEUE_WEBHOOK_PROCESSES, topologies };
 }
 
-async function runTopology(context, scenario, topology) {
+async function runTopology(context, scenario, topology, settingsEnv = {}) {
 	const { userFolder, latencyMs, sandboxCall } = context;
 	log(LOG_PREFIX, `${scenario.title}: ${topology === 'main' ? 'one n8n start' : `queue mode, ${QUEUE_WEBHOOK_PROCESSES} webhook processes, ${QUEUE_WORKERS} workers`}, a sandbox per side ...`);
 	const stops = [];
@@ -73,7 +82,7 @@ async function runTopology(context, scenario, topology) {
 			return { side, sandbox, call, key: sandbox.keys.owner };
 		};
 		// All settled before going on, so that every process started is in `stops` when one of them failed.
-		const started = await Promise.allSettled([startSide('webhook'), startSide('trigger'), startN8nFor(topology, userFolder, stops)]);
+		const started = await Promise.allSettled([startSide('webhook'), startSide('trigger'), startN8nFor(topology, userFolder, stops, settingsEnv)]);
 		const failed = started.find((outcome) => outcome.status === 'rejected');
 		if (failed) throw failed.reason;
 		const [webhookSide, triggerSide, n8n] = started.map((outcome) => outcome.value);
@@ -144,19 +153,20 @@ async function runTopology(context, scenario, topology) {
 }
 
 /** The n8n processes of a set-up, their stops pushed onto `stops`; the URL the callbacks go to. */
-async function startN8nFor(topology, userFolder, stops) {
+async function startN8nFor(topology, userFolder, stops, settingsEnv) {
 	if (topology === 'main') {
-		const main = await startN8n(userFolder, { port: await freePort() });
+		const main = await startN8n(userFolder, { port: await freePort(), env: settingsEnv });
 		stops.push(main.stop);
 		return { mainUrl: main.url, callbackBase: main.url.replace('localhost', '127.0.0.1'), describe: `one \`n8n start\` (pid ${main.child.pid}), SQLite` };
 	}
 	const services = await startQueueServices({ label: 'bench-bursts' });
 	stops.push(services.stop);
-	const main = await startN8n(userFolder, { port: await freePort(), env: { ...services.env, ...MAIN_BEHIND_WEBHOOK_PROCESSES } });
+	const env = { ...services.env, ...settingsEnv };
+	const main = await startN8n(userFolder, { port: await freePort(), env: { ...env, ...MAIN_BEHIND_WEBHOOK_PROCESSES } });
 	stops.push(main.stop);
-	const workers = await Promise.all(Array.from({ length: QUEUE_WORKERS }, () => startN8nWorker(userFolder, { env: services.env })));
+	const workers = await Promise.all(Array.from({ length: QUEUE_WORKERS }, () => startN8nWorker(userFolder, { env })));
 	for (const worker of workers) stops.push(worker.stop);
-	const tier = await startWebhookProcesses(userFolder, { env: services.env, mainUrl: main.url });
+	const tier = await startWebhookProcesses(userFolder, { env, mainUrl: main.url });
 	stops.push(tier.stop);
 	return {
 		mainUrl: main.url,

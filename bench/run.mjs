@@ -13,7 +13,9 @@
 // scenario's number of rounds; --latency the sandbox's added latency; --profile writes a V8 CPU profile of every n8n
 // process (open it in Chrome DevTools) into the bench work folder, to find where a side spends its time;
 // --use-installed skips packing and runs whatever copy of the package the bench user folder holds (to measure a
-// locally patched build before proposing it); --smoke is what `npm test` runs. With any option the table is printed
+// locally patched build before proposing it); --bursts 200/none,400/three and --setups main,webhooks give scenario 11
+// other bursts and set-ups for a quick look (n8n's defaults and the lazy isolate each, no sustained steps);
+// --smoke is what `npm test` runs. With any option the table is printed
 // and RESULTS.md is left alone:
 // it holds plain `npm run bench` runs only. How each figure is measured is written into the results.
 // It prints the load average at its start; above 2 a plain run refuses to start (its figures would go to RESULTS.md)
@@ -69,6 +71,8 @@ const { values: flags } = parseArgs({
 		smoke: { type: 'boolean', default: false },
 		'smoke-summary': { type: 'string' },
 		force: { type: 'boolean', default: false },
+		bursts: { type: 'string' },
+		setups: { type: 'string' },
 	},
 });
 const SMOKE = flags.smoke;
@@ -84,6 +88,14 @@ const LATENCY_MS = Number(flags.latency);
 const ONLY = flags.only ? new Set(flags.only.split(',').map((name) => name.trim())) : undefined;
 const ROUNDS_OVERRIDE = flags.rounds ? Number(flags.rounds) : SMOKE ? 1 : undefined;
 const WRITES_RESULTS = process.argv.slice(2).every((arg) => arg === '--force');
+/** Scenario 11's bursts for a quick look (`--bursts 200/none,400/three`), each settings entry running them all; `--setups main,webhooks`. */
+const BURSTS_OVERRIDE = flags.bursts?.split(',').map((entry) => {
+	const [size, retries = 'three'] = entry.trim().split('/');
+	if (!(Number(size) > 0) || !['three', 'once', 'none'].includes(retries)) throw new Error(`--bursts: "${entry}" is not <size>/<three|once|none>`);
+	return { size: Number(size), retries };
+});
+const SETUPS_OVERRIDE = flags.setups?.split(',').map((name) => name.trim());
+if (SETUPS_OVERRIDE?.some((name) => name !== 'main' && name !== 'webhooks')) throw new Error(`--setups: "${flags.setups}" names a set-up other than main and webhooks`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The node's own constants, imported from its sources (through tsx) so that the limits follow the code. A constant
@@ -121,6 +133,12 @@ function perItemConcurrencies(limits) {
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
 /** Every scenario's key, in the order of the results. */
+/** n8n's settings scenario 11 measures (REAL-N8N: a community node's webhook acquires an expression isolate first). */
+const BURST_SETTINGS = {
+	lazyIsolate: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+	largerPools: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2', DB_POSTGRESDB_POOL_SIZE: '6' },
+};
+
 const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'download', 'bursts', 'writeOnce'];
 
 function buildScenarios(limits) {
@@ -256,10 +274,21 @@ function buildScenarios(limits) {
 			// processes run in npm test's queue-mode suite) and a policy that gives up at once beside the default.
 			standalone: true,
 			seed: SEED,
-			topologies: SMOKE ? ['main'] : ['main', 'webhooks'],
-			bursts: SMOKE
+			topologies: SETUPS_OVERRIDE ?? (SMOKE ? ['main'] : ['main', 'webhooks']),
+			bursts: BURSTS_OVERRIDE ?? (SMOKE
 				? [{ size: 4, retries: 'three' }, { size: 8, retries: 'none' }]
-				: [...[50, 100, 200, 400].map((size) => ({ size, retries: 'three' })), { size: 400, retries: 'once' }, { size: 400, retries: 'none' }],
+				: [...[50, 100, 200, 400].map((size) => ({ size, retries: 'three' })), { size: 400, retries: 'once' }, { size: 400, retries: 'none' }]),
+			// n8n's own settings for webhooks under load (docs/deployment.md): every burst with n8n's defaults, the largest
+			// again with each setting that may help. The smoke starts one n8n only, with a setting (its path runs).
+			settings: SMOKE
+				? [{ label: 'lazy isolate', env: BURST_SETTINGS.lazyIsolate }]
+				: BURSTS_OVERRIDE
+					? [{ label: 'n8n defaults', env: {}, sustained: false }, { label: 'lazy isolate', env: BURST_SETTINGS.lazyIsolate, sustained: false }]
+					: [
+						{ label: 'n8n defaults', env: {} },
+						{ label: 'lazy isolate', env: BURST_SETTINGS.lazyIsolate, bursts: [200, 400].map((size) => ({ size, retries: 'none' })), sustained: false },
+						{ label: 'lazy isolate, larger pools', env: { ...BURST_SETTINGS.lazyIsolate, ...BURST_SETTINGS.largerPools }, bursts: [200, 400].map((size) => ({ size, retries: 'none' })), sustained: false },
+					],
 			// The trigger's Sweep Every (Minutes; 0.017 is about 1 s, the node's shortest): each burst waits for the end of the
 			// first sweep after its completions (missed = not emitted by then), at most sweepBoundMs after its sends settled.
 			sweepMinutes: SMOKE ? 0.017 : 0.5,

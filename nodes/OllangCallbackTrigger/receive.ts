@@ -4,6 +4,7 @@ import { arrivalItem } from './arrival';
 import type { Callback } from './callback';
 import { claimKey, isRefusal, readCallback } from './callback';
 import { noteForSweep, rememberedAnswer, triggerScope } from './processed';
+import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs } from './sweep';
 
 const LOG = 'Ollang Callback Trigger:';
 
@@ -49,5 +50,11 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		return answer(this, 200, RECEIVED);
 	}
 	noteForSweep(triggerScope(this), callback.orderId);
-	return { workflowData: [[{ json: arrivalItem({ arrivedBy: 'push', callback }) }]], webhookResponse: RECEIVED };
+	const workflowData = [[{ json: arrivalItem({ arrivedBy: 'push', callback }) }]];
+	// n8n answers a webhook once it has recorded and started its execution, behind the executions already running: a
+	// burst waits on them. With the sweep on, the answer goes now (the sweep emits a completion whose execution n8n
+	// then fails to start); with it off, n8n's answer after the start is what makes the API send again on a failure.
+	if (sweepIntervalMs(this.getNodeParameter('sweepMinutes', DEFAULT_SWEEP_MINUTES)) === 0) return { workflowData, webhookResponse: RECEIVED };
+	answer(this, 200, RECEIVED);
+	return { noWebhookResponse: true, workflowData };
 }

@@ -86,6 +86,8 @@ export interface WebhookReceiver {
 	readonly emissions: IDataObject[][];
 	/** Executions webhook() started (one that emitted nothing counts too). */
 	readonly executionsStarted: number;
+	/** Executions whose callback the node answered itself before n8n started them (n8n answers after the start). */
+	readonly answeredBeforeStart: number;
 	/** Every execution that ended (webhook's and trigger's), in the order they ended. */
 	readonly executions: ExecutionRecord[];
 	/** Errors the trigger reported (emitError, saveFailedExecution). */
@@ -200,6 +202,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 	const triggerErrors: Error[] = [];
 	const pending = new Set<Promise<void>>();
 	let executionsStarted = 0;
+	let answeredBeforeStart = 0;
 
 	/** The published workflow as n8n reads it from the database for an execution. */
 	const storedWorkflow = () => ({ id: workflowId, nodes: [deepCopy(node)], connections: {}, staticData: deepCopy(database.staticData), settings: { executionOrder: 'v1' as const } });
@@ -288,6 +291,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 			const result = await nodeType.webhook!.call(context);
 			if (result.workflowData !== undefined) {
 				executionsStarted++;
+				if (result.noWebhookResponse === true && res.writableEnded) answeredBeforeStart++;
 				// n8n answers once the execution has started (WorkflowRunner.run returns its id); it runs on meanwhile.
 				startExecution('webhook', result.workflowData[0], mode).catch(() => undefined);
 			}
@@ -379,6 +383,9 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 		emissions,
 		executions,
 		triggerErrors,
+		get answeredBeforeStart() {
+			return answeredBeforeStart;
+		},
 		get executionsStarted() {
 			return executionsStarted;
 		},

@@ -158,7 +158,7 @@ async function expectRepeatDroppedAfterRestart(first: WebhookReceiver, orderId: 
 }
 
 describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
-	it('answers each callback {"received":true} at once and emits each completion once, as the API answers Get Order, with every delivery repeated', async () => {
+	it('answers each callback {"received":true} at once (before n8n starts its execution) and emits each completion once, as the API answers Get Order, with every delivery repeated', async () => {
 		const trigger = await receiver();
 		sandbox.callbacks.settings.repeatProbability = 1;
 		const orderIds = await createOrders(4, trigger.url);
@@ -173,6 +173,8 @@ describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
 		// arriving after its completion was emitted starts none. At most one confirming read per execution.
 		expect(trigger.executionsStarted).toBeGreaterThanOrEqual(4);
 		expect(trigger.executionsStarted).toBeLessThanOrEqual(8);
+		// The node answered each before n8n started its execution (the sweep is on): a burst waits on no execution.
+		expect(trigger.answeredBeforeStart).toBe(trigger.executionsStarted);
 		expect(orderReads() - reads).toBeGreaterThanOrEqual(4);
 		expect(orderReads() - reads).toBeLessThanOrEqual(trigger.executionsStarted);
 		for (const orderId of orderIds) expect(trigger.emissions.flat().find((item) => item.orderId === orderId)).toEqual(await orderItem(orderId, 'push'));
@@ -208,7 +210,7 @@ describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
 		expect(tally([orderId], trigger.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
 	});
 
-	it('with the sweep off (Sweep Every 0), a confirming read that fails fails the execution (nothing else would find the completion); the callback was answered {"received":true}', async () => {
+	it('with the sweep off (Sweep Every 0), a confirming read that fails fails the execution (nothing else would find the completion); the callback was answered {"received":true} by n8n after the execution started', async () => {
 		const trigger = await receiver({ sweepMinutes: 0 });
 		const [orderId] = await createOrders(1, trigger.url);
 		sandbox.faults.add({ kind: 'status', status: 503, retryAfterSeconds: 0, path: `/integration/orders/${orderId}`, times: 4 });
@@ -216,6 +218,8 @@ describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
 		expect(deliveriesOf(orderId)[0].attempts.map((attempt) => attempt.statusCode)).toEqual([200]);
 		expect(trigger.executions).toEqual([expect.objectContaining({ startedBy: 'webhook', emitted: [], error: expect.stringMatching(/503|unavailable|service/i) })]);
 		expect(trigger.emissions).toEqual([]);
+		// n8n answered it, once the execution had started (nothing would find a completion whose execution never started).
+		expect(trigger.answeredBeforeStart).toBe(0);
 		// trigger() started no sweep.
 		await expect(trigger.sweep()).rejects.toThrow(/runs no sweep/);
 		// The failed callback is not remembered: the next delivery of it (an API retry, a repeat) is confirmed and emitted.
