@@ -71,6 +71,9 @@ function callbackToResumeMs(execution: N8nExecution, deliveries: Delivery[], cre
 	return sent.length > 0 && resumed !== undefined ? resumed - Math.max(...sent) : undefined;
 }
 
+/** Requests sent to one resume URL at once. */
+const FLOOD = 20;
+
 describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_000 }, () => {
 	let sandbox: SandboxClient;
 	let n8n: N8nUserFolder;
@@ -191,7 +194,7 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		figures.push(`minutes apart (0, 3, 6 min): ${orders.length} confirmed, callbacks answered ${sent.map((delivery) => delivery.attempts[0].statusCode).join('/')}, 1 resumption, ${items.length} files hashed equal, last callback -> resume ${latency} ms`);
 	});
 
-	it('forged and replayed callbacks to the resume URL resume nothing: each is answered and only makes the node read the orders', async () => {
+	it('forged and replayed callbacks to the resume URL resume nothing: each is answered and only makes the node read the orders; a flood at once shares the reads', async () => {
 		const workflow = workflows.forged;
 		const id = await execute(workflow);
 		const [waiting] = await untilStatus(workflow, [id], ['waiting']);
@@ -216,14 +219,27 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		const withoutToken = await fetch(resumeUrl.replace(/\?.*$/, ''), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(replayed) });
 		assert.equal(withoutToken.status, 401, "n8n refuses a request without the resume URL's token");
 
+		const readsOfOneByOne = (await ordersRead(created)) - readsBefore;
+		assert.equal(readsOfOneByOne, bodies.length * ordersPerRun, 'each request read every order of the run');
+		// A flood at once: the requests share reads (at most one a second per execution), whatever their number.
+		const flood = await Promise.all(
+			Array.from({ length: FLOOD }, async () => {
+				const answer = await fetch(resumeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(replayed) });
+				return { status: answer.status, body: (await answer.json()) as { received?: boolean } };
+			}),
+		);
+		assert.deepEqual(flood.filter((answer) => answer.status !== 200 || answer.body.received !== true), []);
+		const readsOfFlood = (await ordersRead(created)) - readsBefore - readsOfOneByOne;
+		assert.ok(readsOfFlood >= ordersPerRun && readsOfFlood <= 3 * ordersPerRun, `${FLOOD} requests at once read the orders ${readsOfFlood / ordersPerRun} times`);
 		const [still] = await untilStatus(workflow, [id], ['waiting']);
 		assert.equal(still.data.resultData.runData[LOOP_NODE], undefined, 'nothing resumed');
-		assert.equal((await ordersRead(created)) - readsBefore, bodies.length * ordersPerRun, 'each request read every order of the run');
 		assert.ok(!(await sandbox.requests()).some((request) => request.path === '/integration/orders/aaaaaaaaaaaaaaaaaaaaaaaa'), 'an order named in a body is never read');
 		await sandbox.advanceClock(30);
 		const [execution] = await untilStatus(workflow, [id], ENDED);
 		await assertEveryOrderConfirmed(finalOrders(execution), created);
-		figures.push(`replayed and forged callbacks: ${bodies.length} answered 200, ${bodies.length * ordersPerRun} order reads, nothing resumed; without the token: 401; the real callbacks then resumed it`);
+		figures.push(
+			`replayed and forged callbacks: ${bodies.length} one by one answered 200, ${readsOfOneByOne} order reads; ${FLOOD} at once answered 200, ${readsOfFlood} order reads; nothing resumed; without the token: 401; the real callbacks then resumed it`,
+		);
 	});
 
 	it('n8n restarted while the execution waits: the callbacks refused while it is down come again, and it resumes after', async () => {

@@ -115,6 +115,38 @@ describe('Order > Create and Wait', () => {
 		expect((await execution.request()).resumed).toBe(true);
 	});
 
+	it('a flood of requests at once shares one read of the orders; after the completion one request of a flood resumes, the others answer only', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		sandbox().requests.reset();
+		const flood = await Promise.all(Array.from({ length: 40 }, async () => await execution.request({ orderId: ids[0], status: 'completed' })));
+		expect(flood.every((outcome) => outcome.resumed === false && (outcome.answer as IDataObject).received === true)).toBe(true);
+		// 40 requests, one read of each of the three orders (not 120).
+		expect(reads(ids)).toBe(3);
+		expect(execution.waiting).toBe(true);
+		// Completed now: each request of the next flood arrived after it, so the read they share shows it; one resumes.
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		const after = await Promise.all(Array.from({ length: 10 }, async () => await execution.request({ orderId: ids[0] })));
+		expect(after.filter((outcome) => outcome.resumed)).toHaveLength(1);
+		expect(reads(ids)).toBe(6);
+		expect(execution.output().map((item) => item.json.status)).toEqual(['completed', 'completed', 'completed']);
+	});
+
+	it('a request arriving while a read is under way waits for the next read (a second later at most), so a completion just before it is seen', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		sandbox().requests.reset();
+		// The first request's read is under way (the API slow to answer) when the orders complete and the callback comes.
+		sandbox().faults.add({ kind: 'delay', delayMs: 500, path: `/integration/orders/${ids[2]}`, times: 1 });
+		const first = execution.request({});
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		const second = await execution.request({ orderId: ids[2] });
+		expect((await first).resumed).toBe(false);
+		expect(second.resumed).toBe(true);
+		expect(reads(ids)).toBe(6);
+	});
+
 	it('a lost callback: whichever request comes next reads every order, so the order whose callback was lost counts', async () => {
 		const execution = await start();
 		const ids = createdIds(execution);
