@@ -9,7 +9,19 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
-import { callProductionWebhook, readExecutions, restRequest, signIn, startN8n, startN8nWorker, type N8nExecution, type RunningN8n, type RunningWorker } from '../../scripts/n8n/runtime.mjs';
+import {
+	callProductionWebhook,
+	readExecutions,
+	restRequest,
+	signIn,
+	startN8n,
+	startN8nWebhook,
+	startN8nWorker,
+	type N8nExecution,
+	type RunningN8n,
+	type RunningWebhook,
+	type RunningWorker,
+} from '../../scripts/n8n/runtime.mjs';
 import { freePort } from '../../scripts/n8n/process.mjs';
 import { QUEUE_WORKERS, startQueueServices, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
 import { exampleNode, jsonOf, N8nUserFolder, readBinary, readExample, SandboxClient, testCredentials, waitFor, type WorkflowJson } from './harness.mts';
@@ -367,8 +379,9 @@ describe('Order > Create and Wait in queue mode: the resumed execution runs on a
 	let services: RunningQueueServices;
 	let n8n: N8nUserFolder;
 	let main: RunningN8n | undefined;
-	const workers: RunningWorker[] = [];
-	const workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
+	let workers: RunningWorker[] = [];
+	let workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
+	let webhookProcess: RunningWebhook | undefined;
 	const production = asWebhookWorkflow(variant('ollangCrWaitQueu', 'queue mode'), 'queue');
 
 	before(async () => {
@@ -382,11 +395,39 @@ describe('Order > Create and Wait in queue mode: the resumed execution runs on a
 	});
 
 	after(async () => {
+		await webhookProcess?.stop();
 		await main?.stop();
 		for (const worker of workers) await worker.stop();
 		await Promise.all([sandbox?.stop(), services?.stop()]);
 		n8n?.remove();
 	});
+
+	/**
+	 * The production workflow called at `startUrl`, its execution read on the main until it waits, the orders completed,
+	 * and read until it ended; the callbacks the API sent for its orders (to `webhookUrl`, the workers' WEBHOOK_URL).
+	 */
+	async function runAndResume(startUrl: string, webhookUrl: string) {
+		const cookie = await signIn(main!.url);
+		const before = new Set((await readExecutions(main!.url, cookie, production.workflow.id)).map((execution) => execution.id));
+		const answer = await callProductionWebhook(startUrl, production.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		assert.equal(answer.status, 200, answer.text);
+		const settled = async (statuses: string[]) =>
+			await waitFor(
+				`the execution to be ${statuses.join(' or ')}`,
+				async () => {
+					const execution = (await readExecutions(main!.url, cookie, production.workflow.id)).find((each) => !before.has(each.id));
+					return execution && statuses.includes(execution.status) ? execution : undefined;
+				},
+				{ timeoutMs: 180_000, intervalMs: 500 },
+			);
+		const waiting = await settled(['waiting']);
+		const created = createdBy(waiting);
+		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
+		const execution = await settled(ENDED);
+		const sent = (await sandbox.admin<{ deliveries: Delivery[] }>('GET', 'callbacks')).deliveries.filter((delivery) => created.includes(delivery.orderId));
+		assert.ok(sent.length === created.length && sent.every((delivery) => delivery.target.startsWith(webhookUrl)), `callbacks sent to ${sent.map((delivery) => delivery.target).join(', ')}`);
+		return { execution, waiting, created, sent };
+	}
 
 	it('a production run: started and resumed on workers, the webhook answered by the main, every order confirmed', async () => {
 		// A worker builds $execution.resumeUrl from WEBHOOK_URL: without it, from its own port, where nobody listens.
@@ -397,30 +438,13 @@ describe('Order > Create and Wait in queue mode: the resumed execution runs on a
 		for (let index = 0; index < QUEUE_WORKERS; index++) {
 			workers.push(await startN8nWorker(n8n.dir, { env, onLine: (line) => workerLogs[index].push(line) }));
 		}
-		const cookie = await signIn(main.url);
-
-		const answer = await callProductionWebhook(main.url, production.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-		assert.equal(answer.status, 200, answer.text);
-		const settled = async (statuses: string[]) =>
-			await waitFor(
-				`the execution to be ${statuses.join(' or ')}`,
-				async () => {
-					const [execution] = await readExecutions(main!.url, cookie, production.workflow.id);
-					return execution && statuses.includes(execution.status) ? execution : undefined;
-				},
-				{ timeoutMs: 180_000, intervalMs: 500 },
-			);
-		const waiting = await settled(['waiting']);
-		const created = createdBy(waiting);
-		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
-		const execution = await settled(ENDED);
+		const { execution, waiting, created, sent } = await runAndResume(main.url, webhookUrl);
 
 		assert.equal(execution.id, waiting.id);
 		assert.equal(execution.mode, 'webhook');
 		const orders = finalOrders(execution);
 		assert.deepEqual(orders.map((order) => order.id), created);
 		assert.ok(orders.every((order) => FINISHED_STATUSES.includes(String(order.status)) && order.waitEnded === 'confirmed'));
-		const sent = (await sandbox.admin<{ deliveries: Delivery[] }>('GET', 'callbacks')).deliveries.filter((delivery) => created.includes(delivery.orderId));
 		for (const delivery of sent) assert.ok(delivery.target.startsWith(`${webhookUrl}webhook-waiting/${execution.id}?`), delivery.target);
 		// A worker logs each job it starts: the first part and the resumed part of the execution are two jobs.
 		const pattern = new RegExp(`Worker started execution ${execution.id} `);
@@ -431,6 +455,33 @@ describe('Order > Create and Wait in queue mode: the resumed execution runs on a
 		console.log(
 			`create and wait in queue mode: execution ${execution.id} (${execution.mode}) started on workers ${starts.join(' / ')} times (start + resume), ` +
 				`${orders.length} orders confirmed, last callback -> resume ${latency} ms`,
+		);
+	});
+	it('the callbacks reaching an n8n webhook process (WEBHOOK_URL pointing at it): it takes the resume, the execution resumes on a worker', async () => {
+		// The workers build the resume URL from WEBHOOK_URL: started again with the webhook process's address.
+		webhookProcess = await startN8nWebhook(n8n.dir, { env: n8n.env });
+		const webhookUrl = `${webhookProcess.url}/`;
+		for (const worker of workers) await worker.stop();
+		workerLogs = Array.from({ length: QUEUE_WORKERS }, () => []);
+		workers = [];
+		for (let index = 0; index < QUEUE_WORKERS; index++) {
+			workers.push(await startN8nWorker(n8n.dir, { env: { ...n8n.env, WEBHOOK_URL: webhookUrl }, onLine: (line) => workerLogs[index].push(line) }));
+		}
+		const mainLines = n8n.serverLog.length;
+		const { execution, created, sent } = await runAndResume(webhookProcess.url, webhookUrl);
+		assert.ok(['success'].includes(execution.status), `execution ${execution.id} ended ${execution.status}`);
+		assert.deepEqual(finalOrders(execution).map((order) => order.id), created);
+		// Answered by the webhook process (the only one listening there), 200, and resumed on a worker.
+		for (const delivery of sent) {
+			assert.ok(delivery.target.startsWith(`${webhookUrl}webhook-waiting/${execution.id}?`), delivery.target);
+			assert.equal(delivery.attempts.at(-1)?.statusCode, 200);
+		}
+		const pattern = new RegExp(`Worker started execution ${execution.id} `);
+		const starts = workerLogs.map((lines) => lines.filter((line) => pattern.test(line)).length);
+		assert.ok(starts.reduce((sum, count) => sum + count, 0) >= 2, `worker starts of execution ${execution.id}: ${starts.join(' / ')}`);
+		assert.ok(!n8n.serverLog.slice(mainLines).some((line) => /started execution/i.test(line)), 'the main process ran an execution itself');
+		console.log(
+			`create and wait in queue mode, the resume at an n8n webhook process: execution ${execution.id} started on workers ${starts.join(' / ')} times, ${created.length} orders confirmed, last callback -> resume ${callbackToResumeMs(execution, sent, created)} ms`,
 		);
 	});
 });
