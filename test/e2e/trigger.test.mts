@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { listLoadedNodeTypes, readExecutions, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { callProductionWebhook, listLoadedNodeTypes, readExecutions, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import {
 	assertNoKeyLeft,
 	exampleNode,
@@ -22,6 +22,7 @@ import {
 	triggerItems,
 	waitFor,
 } from './harness.mts';
+import { asWebhookWorkflow, createAndWaitWorkflow } from './workflows.mts';
 
 type Json = Record<string, unknown>;
 
@@ -46,6 +47,8 @@ const TRIGGER_NODE = 'On AI delivery';
 const POLL_WAIT_MS = 150_000;
 
 const QC_TRIGGER_NODE = 'On QC evaluation finished';
+/** The node of test/e2e/workflows.mts createAndWaitWorkflow. */
+const CREATE_AND_WAIT_NODE = 'Create and wait';
 
 const example = readExample(EXAMPLE_FILE);
 const triggerParameters = exampleNode(example, TRIGGER_NODE).parameters as {
@@ -63,6 +66,8 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 	let baseline: number;
 	let qcOrderId: string;
 	let qcWorkflow: ReturnType<typeof pollTriggerWorkflow>;
+	/** Order > Create and Wait behind a production Webhook: its wait and resumption on each n8n version (1.x too). */
+	let createAndWait: ReturnType<typeof asWebhookWorkflow>;
 
 	before(async () => {
 		sandbox = await SandboxClient.start();
@@ -75,9 +80,11 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 			(order) => order.orderId,
 		);
 		qcWorkflow = pollTriggerWorkflow('TriggerQcEvals1', 'E2E: QC evaluations', QC_TRIGGER_NODE, { event: 'qcEvaluationFinished', watch: 'orderIds', orderIds: qcOrderId });
-		await n8n.importWorkflows([example, qcWorkflow]);
+		createAndWait = asWebhookWorkflow(createAndWaitWorkflow(await sandbox.fixtures()), 'trigger');
+		await n8n.importWorkflows([example, qcWorkflow, createAndWait.workflow]);
 		await n8n.publish(example.id);
 		await n8n.publish(qcWorkflow.id);
+		await n8n.publish(createAndWait.workflow.id);
 		baseline = Math.floor((await sandbox.now()).getTime() / 1000) * 1000;
 		await sandbox.clearRequests();
 		server = await n8n.start();
@@ -233,6 +240,30 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 		assert.deepEqual(items.map((item) => item.eventId), [eventId]);
 		const order = await sandbox.get<{ latestEvaluation: Json }>(`/integration/orders/${qcOrderId}`);
 		assert.deepEqual([items[0].evaluationId, items[0].scores, items[0].textSummary], [order.latestEvaluation.id, order.latestEvaluation.scores, order.latestEvaluation.textSummary]);
+	});
+
+	it('Order > Create and Wait: the execution waits in n8n\'s waiting state and the order\'s callback resumes it, confirmed', async () => {
+		const answer = await callProductionWebhook(server!.url, createAndWait.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		assert.equal(answer.status, 200, answer.text);
+		const execution = async (statuses: string[]) =>
+			await waitFor(
+				`the create-and-wait execution to be ${statuses.join(' or ')}`,
+				async () => {
+					const [run] = await readExecutions(server!.url, cookie, createAndWait.workflow.id);
+					return run && statuses.includes(run.status) ? run : undefined;
+				},
+				{ timeoutMs: 120_000, intervalMs: 500 },
+			);
+		const waiting = await execution(['waiting']);
+		const [created] = jsonOf(waiting, CREATE_AND_WAIT_NODE).map((item) => String(item.orderId));
+		// The order completes (AI-delivered 11 simulated minutes after it was made) and the sandbox calls back at once,
+		// well before the node's one-minute Limit Wait Time.
+		await sandbox.advanceClock(11);
+		const ended = await execution(['success', 'error', 'crashed', 'canceled']);
+		assert.equal(ended.id, waiting.id);
+		assert.equal(ended.status, 'success', JSON.stringify(ended.data.resultData.error ?? {}));
+		const [order] = jsonOf(ended, CREATE_AND_WAIT_NODE);
+		assert.deepEqual({ id: order.id, waitEnded: order.waitEnded, done: ['completed', 'delivered'].includes(String(order.status)) }, { id: created, waitEnded: 'confirmed', done: true });
 	});
 
 	it('leaves no API key in n8n\'s database, user folder or output', async () => {
