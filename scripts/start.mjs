@@ -16,7 +16,7 @@ import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
 import { formatElapsed, log } from './n8n/process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n, startN8nWorker } from './n8n/runtime.mjs';
 import { freePort } from './n8n/process.mjs';
-import { MAIN_BEHIND_WEBHOOK_PROCESSES, QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, startQueueServices, startWebhookProcesses, WEBHOOK_LOAD_SETTINGS } from './n8n/queue-mode.mjs';
+import { MAIN_BEHIND_WEBHOOK_PROCESSES, QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, startQueueServices, startWebhookProcesses } from './n8n/queue-mode.mjs';
 import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
 const LOG_PREFIX = 'start';
@@ -194,9 +194,8 @@ async function main() {
 		: path.join(cacheRoot(), queueMode ? 'demo-user-queue' : 'demo-user');
 	await packAndInstall(userFolder);
 
-	// Every n8n process of the demo (CLI imports included): n8n's settings for webhooks in bursts, and in queue mode
-	// the database's and Redis's, started first.
-	let n8nEnv = { ...WEBHOOK_LOAD_SETTINGS };
+	// Queue mode: the database and Redis first; every n8n process (CLI imports included) gets their settings.
+	let n8nEnv = {};
 	let queueSummary;
 	if (queueMode) {
 		log(LOG_PREFIX, 'starting PostgreSQL and Redis for queue mode ...');

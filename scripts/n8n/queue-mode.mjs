@@ -29,13 +29,6 @@ export const QUEUE_MODE_SETTINGS = Object.freeze({
 });
 
 /**
- * n8n's settings for webhooks arriving in bursts, in every process `npm start` runs and in docker/docker-compose.yml
- * (docs/deployment.md; measured by bench scenario 11 beside n8n's defaults): the expression isolate is acquired when
- * an expression runs, not before every webhook of a community node (n8n's own Webhook node skips it anyway).
- */
-export const WEBHOOK_LOAD_SETTINGS = Object.freeze({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
-
-/**
  * A private PostgreSQL and Redis, started together. `env` is what every n8n process on them needs (CLI commands,
  * main, workers): the database, Redis and QUEUE_MODE_SETTINGS. `stop()` stops both by process id.
  */

@@ -34,7 +34,7 @@ const project = JSON.parse(
 			`const q = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'queue-mode.mjs'))});
 			 const s = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'services.mjs'))});
 			 const b = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'balancer.mjs'))});
-			 process.stdout.write(JSON.stringify({ workers: q.QUEUE_WORKERS, webhookProcesses: q.QUEUE_WEBHOOK_PROCESSES, settings: q.QUEUE_MODE_SETTINGS, loadSettings: q.WEBHOOK_LOAD_SETTINGS,
+			 process.stdout.write(JSON.stringify({ workers: q.QUEUE_WORKERS, webhookProcesses: q.QUEUE_WEBHOOK_PROCESSES, settings: q.QUEUE_MODE_SETTINGS,
 			   mainSettings: q.MAIN_BEHIND_WEBHOOK_PROCESSES, webhookPaths: b.WEBHOOK_PROCESS_PATHS, singleWebhookPaths: b.SINGLE_WEBHOOK_PROCESS_PATHS,
 			   database: s.DATABASE, databaseUser: s.DATABASE_USER }));`,
 		],
@@ -44,7 +44,6 @@ const project = JSON.parse(
 	workers: number;
 	webhookProcesses: number;
 	settings: Record<string, string>;
-	loadSettings: Record<string, string>;
 	mainSettings: Record<string, string>;
 	webhookPaths: string[];
 	singleWebhookPaths: string[];
@@ -98,9 +97,6 @@ describe('docker/docker-compose.yml: queue mode as `npm start -- --queue` runs i
 			expect({ name, context: service.build?.context }).toEqual({ name, context: '.' });
 			const env = service.environment ?? {};
 			for (const [key, value] of Object.entries(project.settings)) expect({ name, key, value: env[key] }).toEqual({ name, key, value });
-			// n8n's settings for webhooks in bursts, as npm start sets them.
-			expect(Object.keys(project.loadSettings).length).toBeGreaterThan(0);
-			for (const [key, value] of Object.entries(project.loadSettings)) expect({ name, key, value: env[key] }).toEqual({ name, key, value });
 			expect({ name, db: [env.DB_TYPE, env.DB_POSTGRESDB_HOST, env.DB_POSTGRESDB_DATABASE, env.DB_POSTGRESDB_USER] }).toEqual({
 				name,
 				db: ['postgresdb', 'postgres', project.database, project.databaseUser],
