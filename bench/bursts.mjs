@@ -265,12 +265,11 @@ async function untilExecutionsSettled(run, workflowId) {
 		// the same ones open for two minutes are taken as left behind, not waited for.
 		if (open.length > 0 && Date.now() - unchangedSince > STALLED_MS) {
 			log(LOG_PREFIX, `    n8n left ${open.length} executions of workflow ${workflowId} unfinished (${[...new Set(summaries.filter((summary) => open.includes(summary.id)).map((summary) => summary.status))].join(', ')}) for ${STALLED_MS / 1000} s: going on`);
-			return open.length;
+			return;
 		}
 		if (Date.now() > until) throw new Error('bursts: executions still running after 10 minutes');
 		await sleep(500);
 	}
-	return 0;
 }
 
 /**

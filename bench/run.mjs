@@ -132,7 +132,6 @@ function perItemConcurrencies(limits) {
 // ---------------------------------------------------------------------------------------------------------------
 // Scenarios. Each side is one workflow; `nodes` are the nodes whose run time is its wall time.
 
-/** Every scenario's key, in the order of the results. */
 /**
  * n8n's settings scenario 11 measures beside its defaults (REAL-N8N: a community node's webhook acquires an
  * expression isolate before it runs; n8n's own Webhook node skips it): the isolate acquired lazily, and larger pools.
@@ -142,6 +141,7 @@ const BURST_SETTINGS = {
 	largerPools: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2', DB_POSTGRESDB_POOL_SIZE: '6' },
 };
 
+/** Every scenario's key, in the order of the results. */
 const SCENARIO_KEYS = ['consumption', 'memory', 'content', 'xlsx', 'trigger', 'perItem', 'scale', 'queue', 'push', 'download', 'bursts', 'writeOnce'];
 
 function buildScenarios(limits) {

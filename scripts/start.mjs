@@ -195,7 +195,7 @@ async function main() {
 	await packAndInstall(userFolder);
 
 	// Queue mode: the database and Redis first; every n8n process (CLI imports included) gets their settings.
-	let n8nEnv = {};
+	let queueEnv = {};
 	let queueSummary;
 	if (queueMode) {
 		log(LOG_PREFIX, 'starting PostgreSQL and Redis for queue mode ...');
@@ -204,7 +204,7 @@ async function main() {
 		addServer('Redis', redis.child, redis.stop);
 		// The workers build $execution.resumeUrl (the create-and-wait example's Callback URL) from WEBHOOK_URL: without
 		// it, from their own port, where no one receives webhooks.
-		n8nEnv = { ...n8nEnv, ...env, WEBHOOK_URL: `http://localhost:${n8nPort}/` };
+		queueEnv = { ...env, WEBHOOK_URL: `http://localhost:${n8nPort}/` };
 		queueSummary = `PostgreSQL 127.0.0.1:${postgres.port} (pid ${postgres.pid}), Redis 127.0.0.1:${redis.port} (pid ${redis.pid}), ${QUEUE_WORKERS} workers`;
 	}
 
@@ -213,7 +213,7 @@ async function main() {
 	const sandbox = await startSandbox(clockStart);
 	addServer('the sandbox', sandbox.child, sandbox.stop);
 
-	await importDemoContent(userFolder, sandbox.info, n8nEnv);
+	await importDemoContent(userFolder, sandbox.info, queueEnv);
 	provideExampleDataFiles(userFolder);
 
 	// Queue mode: the main behind the balancer, on a port of its own; the balancer takes the n8n port.
@@ -221,18 +221,18 @@ async function main() {
 	log(LOG_PREFIX, `starting n8n on port ${mainPort} (user folder ${userFolder}) ...`);
 	const n8n = await startN8n(userFolder, {
 		port: mainPort,
-		env: queueMode ? { ...n8nEnv, ...MAIN_BEHIND_WEBHOOK_PROCESSES } : n8nEnv,
+		env: queueMode ? { ...queueEnv, ...MAIN_BEHIND_WEBHOOK_PROCESSES } : queueEnv,
 		onLine: (line) => process.stderr.write(`n8n     | ${line}\n`),
 	});
 	addServer('n8n', n8n.child, n8n.stop);
 	for (let index = 1; queueMode && index <= QUEUE_WORKERS; index++) {
-		const worker = await startN8nWorker(userFolder, { env: n8nEnv, onLine: (line) => process.stderr.write(`worker${index} | ${line}\n`) });
+		const worker = await startN8nWorker(userFolder, { env: queueEnv, onLine: (line) => process.stderr.write(`worker${index} | ${line}\n`) });
 		addServer(`worker ${index}`, worker.child, worker.stop);
 	}
 	let editorUrl = n8n.url;
 	if (queueMode) {
 		log(LOG_PREFIX, `starting ${QUEUE_WEBHOOK_PROCESSES} n8n webhook processes and the balancer on port ${n8nPort} ...`);
-		const tier = await startWebhookProcesses(userFolder, { env: n8nEnv, mainUrl: n8n.url, port: n8nPort, onLine: (index, line) => process.stderr.write(`webhook${index + 1} | ${line}\n`) });
+		const tier = await startWebhookProcesses(userFolder, { env: queueEnv, mainUrl: n8n.url, port: n8nPort, onLine: (index, line) => process.stderr.write(`webhook${index + 1} | ${line}\n`) });
 		tier.webhooks.forEach((webhook, index) => addServer(`webhook process ${index + 1}`, webhook.child, webhook.stop));
 		servers.push({ name: 'the balancer', stop: tier.balancer.stop });
 		editorUrl = `http://localhost:${n8nPort}`;

@@ -11,7 +11,7 @@ import type { WaitState } from './state';
 // that happened before the request is always seen.
 
 /** The shortest time between the starts of two reads of one execution's orders (the API gives a callback 10 s). */
-export const READ_SPACING_MS = 1_000;
+const READ_SPACING_MS = 1_000;
 
 /** A read of the orders, shared by the requests that arrived before it started; `resumed` once one resumed with it. */
 interface Round {
