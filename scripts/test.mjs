@@ -1,6 +1,7 @@
 // `npm test`: installs what the tests need, then lint, build, typecheck, every jest suite, and the end-to-end suite
 // (a real n8n from the cached runtime, the packed package installed in it, the sandbox as a process) on each n8n
-// version, and the bench's smoke (beside the 1.x suite).
+// version, and the bench's smoke. Three stages after jest: the default version with the bench's smoke after its
+// poll-bound lane; the newest 2.x with 1.x's files in a lane beside it.
 // Ends with one "N passed, N failed" line over both runners so CI can read the outcome.
 //
 //   npm test [-- <jest arguments>]   e.g. npm test -- test/sandbox
@@ -104,42 +105,70 @@ async function runTestLane(files, { concurrency, env, tap, logFile }) {
 	return { passed, failed: failed + cancelled, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0, failures: failuresOfTap(tap) };
 }
 
+/** Installs a version's runtime into the cache (a no-op when the prefetch did it); returns the seconds it took. */
+function installRuntime(version, env) {
+	const started = Date.now();
+	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
+	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env: { ...process.env, ...env, OLLANG_N8N_VERSION: version } });
+	return Math.round((Date.now() - started) / 1000);
+}
+
 /**
  * Runs end-to-end files with node's test runner through tsx against one n8n version (OLLANG_N8N_VERSION, installed
  * into the cache first): the poll-bound files in a lane of their own (when there are enough others to fill the
- * main lane), the rest two at a time. The main lane's spec report goes to the terminal as it runs, the poll lane's
- * when it ended; TAP copies are read for the counts.
+ * main lane), the rest two at a time. `beside` starts once the lanes did, and runs with them: mostly waiting work
+ * (the bench's smoke after the poll lane, another version's poll-bound files), so that no stage of npm test leaves
+ * the processor idle. The main lane's spec report goes to the terminal as it runs, the others' when they ended;
+ * TAP copies are read for the counts. Resolves to this version's outcome and then `beside`'s.
  */
-async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {} } = {}) {
+async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {}, afterPollLane, beside } = {}) {
 	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
 	const started = Date.now();
-	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
-	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env });
-	const installSeconds = Math.round((Date.now() - started) / 1000);
+	const installSeconds = installRuntime(version, env);
 	const pollBound = fileNames.filter((name) => POLL_BOUND_FILES.includes(name));
 	const split = fileNames.length - pollBound.length >= 4 && pollBound.length > 0;
 	const lanes = split ? [longestFirst(fileNames.filter((name) => !pollBound.includes(name))), pollBound] : [longestFirst(fileNames)];
 	step(`end-to-end on n8n ${label}: ${fileNames.length} files${split ? ` (${pollBound.join(', ')} one after another beside the others)` : ''}, a real n8n with the packed package, and the sandbox`);
 	const paths = (names) => names.map((name) => join('test', 'e2e', name));
 	const pollLog = join(reportDir, `e2e-${version}-poll-lane.log`);
-	const results = await Promise.all(
-		lanes.map((names, index) =>
-			runTestLane(paths(names), { concurrency: index === 0 ? 2 : 1, env, tap: join(reportDir, `e2e-${version}-${index}.tap`), logFile: index === 0 ? undefined : pollLog }),
-		),
+	const laneRuns = lanes.map((names, index) =>
+		runTestLane(paths(names), { concurrency: index === 0 ? 2 : 1, env, tap: join(reportDir, `e2e-${version}-${index}.tap`), logFile: index === 0 ? undefined : pollLog }),
 	);
+	// The bench's smoke waits for the poll lane (or starts at once without one): two lanes of n8n instances beside it.
+	const afterPoll = afterPollLane === undefined ? undefined : (split ? laneRuns[1] : Promise.resolve()).then(afterPollLane);
+	const besideRun = beside?.();
+	const results = await Promise.all(laneRuns);
 	if (split && existsSync(pollLog)) {
 		step(`end-to-end on n8n ${label}: the poll-bound lane's report`);
 		process.stdout.write(readFileSync(pollLog));
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);
 	const runner = `end-to-end n8n ${label} (${installSeconds} s install check, ${seconds - installSeconds} s tests)`;
-	return {
+	const outcome = {
 		runner,
 		passed: results.reduce((sum, result) => sum + result.passed, 0),
 		failed: results.reduce((sum, result) => sum + result.failed, 0),
 		suites: fileNames.length,
 		ok: results.every((result) => result.ok),
 		failures: results.flatMap((result) => result.failures),
+	};
+	return [outcome, ...(await Promise.all([afterPoll, besideRun])).flat().filter((each) => each !== undefined)];
+}
+
+/**
+ * Another version's files in one lane, one after another, beside a stage (`beside` of runEndToEnd): its runtime is
+ * installed before that stage's lanes start (an install blocks this process); its report is printed when it ended.
+ */
+function besideLane(version, fileNames, env) {
+	installRuntime(version, env);
+	return async () => {
+		const started = Date.now();
+		const logFile = join(reportDir, `e2e-${version}.log`);
+		const result = await runTestLane(fileNames.map((name) => join('test', 'e2e', name)), { concurrency: 1, env: { ...process.env, ...env, OLLANG_N8N_VERSION: version }, tap: join(reportDir, `e2e-${version}.tap`), logFile });
+		step(`end-to-end on n8n ${version} (one file after another, beside the stage running): its report`);
+		if (existsSync(logFile)) process.stdout.write(readFileSync(logFile));
+		const seconds = Math.round((Date.now() - started) / 1000);
+		return { runner: `end-to-end n8n ${version} (beside, ${seconds} s tests)`, ...result, suites: fileNames.length };
 	};
 }
 
@@ -185,25 +214,34 @@ try {
 		step('waiting for the background installs (chromium, redis-server, every n8n runtime)');
 		console.log((await prefetch.finished()).summary);
 		const allFiles = readdirSync(E2E_DIR).filter((name) => name.endsWith('.test.mts')).sort();
-		outcomes.push(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles));
-		// The bench's smoke beside the first matrix version without a mode of its own (1.123: three files, mostly waiting
-		// for polls): each starts its own n8n and sandbox on free ports; the smoke's report is printed when it ended.
-		const [sideBySide, ...rest] = Object.keys(N8N_VERSIONS)
-			.filter((candidate) => candidate !== DEFAULT_N8N_VERSION)
-			.sort((a, b) => Number(a in MATRIX_MODES) - Number(b in MATRIX_MODES));
+		// The bench's smoke after the poll-bound lane of the default version (each starts its own n8n and sandbox on
+		// free ports); its report is printed when it ended.
 		const benchLog = join(reportDir, 'bench-smoke.log');
-		const [bench, first] = await Promise.all([
-			runBenchSmoke({ logFile: benchLog }),
-			sideBySide === undefined ? undefined : runEndToEnd(sideBySide, (MATRIX_MODES[sideBySide] ?? { files: MATRIX_FILES }).files, MATRIX_MODES[sideBySide] ?? {}),
-		]);
-		step(`bench smoke's report (ran beside the end-to-end suite on n8n ${sideBySide ?? 'none'})`);
-		if (existsSync(benchLog)) process.stdout.write(readFileSync(benchLog));
-		outcomes.push(bench);
-		if (first !== undefined) outcomes.push(first);
-		for (const version of rest) {
-			const mode = MATRIX_MODES[version] ?? { files: MATRIX_FILES };
-			outcomes.push(await runEndToEnd(version, mode.files, mode));
+		const benchSmoke = async () => {
+			const bench = await runBenchSmoke({ logFile: benchLog });
+			step(`bench smoke's report (ran beside the end-to-end suite on n8n ${DEFAULT_N8N_VERSION})`);
+			if (existsSync(benchLog)) process.stdout.write(readFileSync(benchLog));
+			return bench;
+		};
+		outcomes.push(...(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles, { afterPollLane: benchSmoke })));
+		// Versions with a mode of their own get a stage each; those without (1.123: three files, mostly waiting for
+		// polls) run in one lane beside the first such stage, one file after another.
+		const others = Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION);
+		const staged = others.filter((version) => version in MATRIX_MODES);
+		const plain = others.filter((version) => !(version in MATRIX_MODES));
+		const besidePlain = () => {
+			const lanes = plain.map((version) => besideLane(version, MATRIX_FILES, {}));
+			return async () => {
+				const results = [];
+				for (const lane of lanes) results.push(await lane());
+				return results;
+			};
+		};
+		for (const [index, version] of staged.entries()) {
+			const mode = MATRIX_MODES[version];
+			outcomes.push(...(await runEndToEnd(version, mode.files, { ...mode, beside: index === 0 && plain.length > 0 ? besidePlain() : undefined })));
 		}
+		if (staged.length === 0) for (const version of plain) outcomes.push(...(await runEndToEnd(version, MATRIX_FILES)));
 	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
 	const failed = outcomes.filter((outcome) => outcome.failures?.length > 0);

@@ -1,4 +1,4 @@
-// How long the nodes wait for other n8n processes. Their own module, so that a test whose store and API answer in
+// How long the nodes wait for other n8n processes and before sending a request again. Their own module, so that a test whose store and API answer in
 // milliseconds can shorten them (jest.config.cjs maps this module to test/harness/waits.cts).
 
 /**
@@ -14,3 +14,9 @@ export const READ_BACK_AFTER_MS = 250;
  * this item's): a paid request's own time at the API, with room.
  */
 export const OTHER_SEND_WAIT_MS = 15_000;
+
+/**
+ * The first retry's backoff ceiling (nodes/Ollang/transport/request.ts RETRY_POLICY): each retry doubles it, with
+ * jitter. Long enough for the API to recover from a brief overload.
+ */
+export const RETRY_BACKOFF_BASE_MS = 500;

@@ -8,6 +8,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { RETRY_BACKOFF_BASE_MS } from '../../shared/waits';
 import type { ErrorHints } from './errors';
 
 export type OllangContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
@@ -51,7 +52,7 @@ export interface OllangRequest {
  */
 export const RETRY_POLICY = {
 	maxRetries: 3,
-	baseDelayMs: 500,
+	baseDelayMs: RETRY_BACKOFF_BASE_MS,
 	maxBackoffMs: 8_000,
 	maxRetryAfterMs: 30_000,
 	maxRedirects: 5,
