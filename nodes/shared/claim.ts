@@ -2,7 +2,7 @@ import type { ICheckProcessedOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { Store } from './deduplicationStore';
-import { checkAndRecord } from './deduplicationStore';
+import { checkAndRecord, slowestRecentCallMs } from './deduplicationStore';
 import { READ_BACK_AFTER_MS } from './waits';
 
 // "Exactly one of several processes goes ahead", on n8n's deduplication store: the one primitive both nodes use
@@ -15,9 +15,23 @@ import { READ_BACK_AFTER_MS } from './waits';
 // timed mutual exclusion): a write read before this one lands within that moment, and afterwards the row says whose
 // write it kept. Each read-back records name and mark again, so nothing is ever recorded and taken back: a copy of
 // the row written late brings back only what is true.
+//
+// The moment is not fixed: a burst slows every process's store calls alike (a saturated processor delays the write
+// after a read by seconds), and a write read before this one can only land within the time such a call takes. So
+// the read-back waits twice as long as this process's slowest call of the last minute, and never less than
+// READ_BACK_AFTER_MS (readBackWaitMs). One process far slower than the others is what this cannot see.
 
 /** Read-backs of one claim: another process overwriting the row again right after a read-back is rarer each time. */
 const READ_BACKS = 3;
+/** How many times the slowest recent store call a read-back waits. */
+const SLOWEST_CALL_FACTOR = 2;
+/** The longest a read-back waits, however slow the store: a claim must end within a webhook's patience. */
+const MAX_READ_BACK_WAIT_MS = 8_000;
+
+/** How long a read-back waits now: longer than another process's store call takes under the present load. */
+export function readBackWaitMs(now = Date.now()): number {
+	return Math.min(MAX_READ_BACK_WAIT_MS, Math.max(READ_BACK_AFTER_MS, SLOWEST_CALL_FACTOR * slowestRecentCallMs(now)));
+}
 
 /**
  * - won: this claimant's write of the name is the one the row kept;
@@ -55,7 +69,7 @@ export async function claim(
 	for (const name of unique) if (first.has(name)) outcomes.set(name, 'before');
 	let pending = unique.filter((name) => !first.has(name));
 	for (let readBack = 0; readBack < READ_BACKS && pending.length > 0; readBack++) {
-		await sleep(READ_BACK_AFTER_MS);
+		await sleep(readBackWaitMs());
 		const found = await recordPresent(helpers, pending.flatMap((name) => [name, markOf(name, claimant)]), options);
 		for (const name of pending.filter((each) => found.has(each))) {
 			outcomes.set(name, found.has(markOf(name, claimant)) ? 'won' : 'meanwhile');
@@ -76,7 +90,7 @@ export async function claim(
 export async function recordLasting(helpers: Store, facts: string[], options: ICheckProcessedOptions): Promise<boolean> {
 	await recordPresent(helpers, facts, options);
 	for (let readBack = 0; readBack < READ_BACKS; readBack++) {
-		await sleep(READ_BACK_AFTER_MS);
+		await sleep(readBackWaitMs());
 		const found = await recordPresent(helpers, facts, options);
 		if (facts.every((fact) => found.has(fact))) return true;
 	}

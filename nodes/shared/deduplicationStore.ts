@@ -12,7 +12,8 @@ import { sleep } from 'n8n-workflow';
  *   the second (the full run, n8n 2.41.1: Request Human Review in two executions started together stopped with "the
  *   store did not answer"): a failed call is tried again, and then finds the row and adds to it.
  * Trying a call again is safe: a call that failed wrote nothing (its one write is its last step).
- * Across processes nothing here takes turns: claim.ts decides which process goes ahead.
+ * Across processes nothing here takes turns: claim.ts decides which process goes ahead, and reads here how long this
+ * process's calls take now (readBackWaitMs).
  */
 
 export type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
@@ -42,9 +43,31 @@ async function tried<T>(call: () => Promise<T>): Promise<T> {
 	throw failure;
 }
 
+/** How long ago a call's duration still counts (a burst's load passes within seconds). */
+const LATENCY_WINDOW_MS = 60_000;
+/** Durations of this process's recent calls: [ended at, took ms], oldest first. */
+const recentCalls: Array<[number, number]> = [];
+
+/** Times one call from its start to its end: longer than the time between its read of the row and its write. */
+async function timed<T>(call: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	try {
+		return await call();
+	} finally {
+		const now = Date.now();
+		recentCalls.push([now, now - started]);
+		while (recentCalls.length > 0 && (recentCalls[0][0] < now - LATENCY_WINDOW_MS || recentCalls.length > 1_000)) recentCalls.shift();
+	}
+}
+
+/** The slowest store call of this process within the last minute (ms; 0 when none). */
+export function slowestRecentCallMs(now = Date.now()): number {
+	return recentCalls.reduce((slowest, [endedAt, took]) => (endedAt >= now - LATENCY_WINDOW_MS ? Math.max(slowest, took) : slowest), 0);
+}
+
 /** One store call in this process's turn, tried again when it fails. */
 async function inTurn<T>(call: () => Promise<T>): Promise<T> {
-	return await oneAtATime(async () => await tried(call));
+	return await oneAtATime(async () => await tried(async () => await timed(call)));
 }
 
 /** Whether n8n gives this context a store (every supported n8n does; an engine without a database may not). */
