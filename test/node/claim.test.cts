@@ -23,7 +23,7 @@ const CONTEXT = { node: { id: 'node-1', name: 'Trigger' }, workflow: { id: 'wf-1
 function helpersOf(store: InMemoryDeduplicator) {
 	return {
 		checkProcessedAndRecord: async (items: string[], scope: 'node' | 'workflow', options: ICheckProcessedOptions) => await store.checkProcessedAndRecord(items, scope, CONTEXT, options),
-		removeProcessed: async (items: string[], scope: 'node' | 'workflow', options: ICheckProcessedOptions) => await store.removeProcessed(items, scope, CONTEXT, options),
+		removeProcessed: async (items: string[], scope: 'node' | 'workflow') => await store.removeProcessed(items, scope, CONTEXT),
 	} as never;
 }
 
