@@ -1,10 +1,10 @@
-// On a cold machine the end-to-end layer needs about 11 minutes of installs: Debian's chromium and redis-server, and
-// Node 24 + n8n for each version of the matrix. They wait on the network and the disk more than on the CPU, so
-// `npm test` starts them in one background process while the dev dependencies install and lint, build and jest run,
-// and waits for it before the first end-to-end suite (nothing installs while a timing-sensitive suite runs). Each
-// step is also an idempotent install of its own (scripts/n8n/install.mjs locks per version, services.mjs and
-// ensure-chromium.sh check first), so a failure here only costs the time: the suite that needs the piece installs it
-// again and reports why it cannot.
+// On a cold machine the end-to-end layer needs about 13 minutes of installs: Debian's chromium and redis-server,
+// Node 24 + n8n for each version of the matrix, and the install suite's verdaccio. They wait on the network and the
+// disk more than on the CPU, so `npm test` starts them in one background process while the dev dependencies install
+// and lint, build and jest run, and waits for it before the first end-to-end suite (nothing installs while a
+// timing-sensitive suite runs). Each step is also an idempotent install of its own (scripts/n8n/install.mjs locks
+// per version and tool, services.mjs and ensure-chromium.sh check first), so a failure here only costs the time: the
+// suite that needs the piece installs it again and reports why it cannot.
 //
 //   node scripts/lib/prefetch.mjs <n8n version>...   the background process itself
 import { spawn, spawnSync } from 'node:child_process';
@@ -64,5 +64,7 @@ if (process.argv[1] === self) {
 		const env = { ...process.env, OLLANG_N8N_VERSION: version };
 		ok = step(`n8n ${version} runtime`, process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], env) && ok;
 	}
+	// The install suite's local registry (about 2 minutes cold, else spent inside that suite).
+	ok = step('cached tools (verdaccio)', process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install-tools']) && ok;
 	process.exit(ok ? 0 : 1);
 }

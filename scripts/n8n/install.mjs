@@ -252,6 +252,16 @@ export function requireFromN8n(runtime, name) {
 }
 
 /**
+ * The tools the suites install into the cache (ensureCachedTool), installed ahead by `runtime.mjs install-tools`
+ * (npm test's background prefetch). verdaccio, the install suite's local registry: one of its plugins asks for
+ * node-fetch by the dist-tag `cjs`, which this machine's registry does not carry, so it needs an npm override, and
+ * n8n's lint refuses an `overrides` field in a community package's package.json.
+ */
+export const CACHED_TOOLS = {
+	verdaccio: { name: 'verdaccio', version: '6.10.4', overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } } },
+};
+
+/**
  * A tool from the npm registry that cannot be a devDependency of the package, installed once into the cache
  * (`tools/<name>-<version>`) with the npm overrides it needs here, which n8n's lint forbids in a community
  * package's package.json. Returns the folder of the installed package.

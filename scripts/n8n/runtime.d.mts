@@ -212,6 +212,7 @@ export function communityPackages(
 ): Promise<CommunityPackagesAnswer<InstalledCommunityPackage>>;
 export function communityPackages(baseUrl: string, cookie: string, method: 'DELETE', body: { name: string }): Promise<CommunityPackagesAnswer<undefined>>;
 
+export const CACHED_TOOLS: Record<'verdaccio', { name: string; version: string; overrides: Record<string, unknown> }>;
 export function ensureCachedTool(name: string, version: string, options?: { overrides?: Record<string, unknown> }): Promise<string>;
 export function n8nFetch(url: string | URL, init?: RequestInit): Promise<Response>;
 export function n8nRequest(url: string | URL, options?: { method?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; text: string }>;

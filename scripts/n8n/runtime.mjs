@@ -13,12 +13,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { importCredentials, importWorkflows, executeWorkflow, publishWorkflow } from './commands.mjs';
-import { LOG_PREFIX, cacheRoot, ensureRuntime, runtimePaths } from './install.mjs';
+import { CACHED_TOOLS, LOG_PREFIX, cacheRoot, ensureCachedTool, ensureRuntime, runtimePaths } from './install.mjs';
 import { packAndInstall } from './package.mjs';
 import { log } from './process.mjs';
 import { startN8n } from './server.mjs';
 
-export { DEFAULT_N8N_VERSION, N8N_VERSION, N8N_VERSIONS, NODE_VERSION, REPO_ROOT, cacheRoot, ensureCachedTool, ensureRuntime, runtimePaths } from './install.mjs';
+export { CACHED_TOOLS, DEFAULT_N8N_VERSION, N8N_VERSION, N8N_VERSIONS, NODE_VERSION, REPO_ROOT, cacheRoot, ensureCachedTool, ensureRuntime, runtimePaths } from './install.mjs';
 export {
 	LOCAL_OWNER,
 	N8N_ENCRYPTION_KEY,
@@ -51,6 +51,7 @@ export {
 
 const CLI_USAGE = `usage: node scripts/n8n/runtime.mjs <command>
   install                                   install the pinned Node 24 + n8n into the cache (idempotent)
+  install-tools                             install the suites' cached tools (verdaccio) into the cache (idempotent)
   paths                                     print where the cache and runtime are
   pack-install <userFolder> [--force]       build, pack and install this package into <userFolder>/.n8n/nodes
   import-credentials <userFolder> <file>    n8n import:credentials (an array of { id, name, type, data })
@@ -80,6 +81,9 @@ async function main(argv) {
 			log(LOG_PREFIX, `ensureRuntime took ${Date.now() - started} ms`);
 			return;
 		}
+		case 'install-tools':
+			for (const tool of Object.values(CACHED_TOOLS)) log(LOG_PREFIX, `${tool.name}: ${await ensureCachedTool(tool.name, tool.version, { overrides: tool.overrides })}`);
+			return;
 		case 'paths':
 			return printJson({ cacheRoot: cacheRoot(), ...runtimePaths() });
 		case 'pack-install':

@@ -8,16 +8,12 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 
-import { ensureCachedTool, ensureRuntime } from '../../scripts/n8n/runtime.mjs';
+import { CACHED_TOOLS, ensureCachedTool, ensureRuntime } from '../../scripts/n8n/runtime.mjs';
 import { forEachLine, freePort, spawnGroup, stopGroup } from '../../scripts/n8n/process.mjs';
 import { waitFor } from './harness.mts';
 
-/**
- * verdaccio, installed into the cache rather than as a devDependency: one of its plugins asks for node-fetch by the
- * dist-tag `cjs`, which this machine's registry does not carry, so it needs an npm override, and n8n's lint refuses
- * an `overrides` field in a community package's package.json.
- */
-const VERDACCIO = { name: 'verdaccio', version: '6.10.4', overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } } };
+/** verdaccio, installed into the cache rather than as a devDependency (scripts/n8n/install.mjs CACHED_TOOLS says why). */
+const VERDACCIO = CACHED_TOOLS.verdaccio;
 /** The registries this module ever started, by URL: the only ones `publish` accepts. */
 const startedRegistries = new Set<string>();
 
