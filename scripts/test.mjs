@@ -217,8 +217,8 @@ try {
 		outcomes.push({ runner: 'jest', ...runJest() });
 	}
 	if (!skipE2e) {
-		step('waiting for the background installs (chromium, redis-server, every n8n runtime)');
-		console.log((await prefetch.finished()).summary);
+		step(`waiting for the background installs the first stage needs (chromium, redis-server, n8n ${DEFAULT_N8N_VERSION}; the rest go on beside it)`);
+		await prefetch.reached(`n8n ${DEFAULT_N8N_VERSION} runtime`);
 		const allFiles = readdirSync(E2E_DIR).filter((name) => name.endsWith('.test.mts') && !NEWEST_ONLY.includes(name)).sort();
 		// The bench's smoke after the poll-bound lane of the default version (each starts its own n8n and sandbox on
 		// free ports); its report is printed when it ended.
@@ -230,6 +230,8 @@ try {
 			return bench;
 		};
 		outcomes.push(...(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles, { afterPollLane: benchSmoke })));
+		step('waiting for the rest of the background installs (every n8n runtime, verdaccio)');
+		console.log((await prefetch.finished()).summary);
 		// Versions with a mode of their own get a stage each; those without (1.123: three files, mostly waiting for
 		// polls) run in one lane beside the first such stage, one file after another.
 		const others = Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION);

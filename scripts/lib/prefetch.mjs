@@ -1,10 +1,10 @@
 // On a cold machine the end-to-end layer needs about 13 minutes of installs: Debian's chromium and redis-server,
 // Node 24 + n8n for each version of the matrix, and the install suite's verdaccio. They wait on the network and the
 // disk more than on the CPU, so `npm test` starts them in one background process while the dev dependencies install
-// and lint, build and jest run, and waits for it before the first end-to-end suite (nothing installs while a
-// timing-sensitive suite runs). Each step is also an idempotent install of its own (scripts/n8n/install.mjs locks
-// per version and tool, services.mjs and ensure-chromium.sh check first), so a failure here only costs the time: the
-// suite that needs the piece installs it again and reports why it cannot.
+// and lint, build and jest run. The first end-to-end stage starts once its own runtime is in (installed first),
+// the rest installing beside it; the later stages wait for the whole prefetch. Each step is also an idempotent
+// install of its own (scripts/n8n/install.mjs locks per version and tool, services.mjs and ensure-chromium.sh check
+// first), so a failure here only costs the time: the suite that needs the piece installs it again and reports why.
 //
 //   node scripts/lib/prefetch.mjs <n8n version>...   the background process itself
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,6 +34,13 @@ export function startPrefetch(versions, logFile) {
 	return {
 		/** npm test stopping early: no further step starts (the one under way finishes; installs are idempotent). */
 		stop: () => child.kill(),
+		/** Waits until the step `label` ended (or the whole prefetch did): the steps before it ended too. */
+		async reached(label) {
+			const ended = `[prefetch] ${label}: `;
+			let exitedYet = false;
+			void exited.then(() => (exitedYet = true));
+			while (!exitedYet && !readFileSync(logFile, 'utf8').includes(ended)) await new Promise((resolve) => setTimeout(resolve, 1000));
+		},
 		async finished() {
 			const { outcome, seconds } = await exited;
 			const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join('\n');
@@ -60,11 +67,15 @@ if (process.argv[1] === self) {
 		ok = step('apt-get update', 'apt-get', ['update', '-qq'], env) && ok;
 		ok = step(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], env) && ok;
 	}
-	for (const version of process.argv.slice(2)) {
+	const [first, ...later] = process.argv.slice(2);
+	const runtime = (version) => {
 		const env = { ...process.env, OLLANG_N8N_VERSION: version };
 		ok = step(`n8n ${version} runtime`, process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], env) && ok;
-	}
+	};
+	// In the order the first stage needs them: it starts once its own runtime is in (the others install beside it).
+	if (first !== undefined) runtime(first);
 	// The install suite's local registry (about 2 minutes cold, else spent inside that suite).
 	ok = step('cached tools (verdaccio)', process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install-tools']) && ok;
+	later.forEach(runtime);
 	process.exit(ok ? 0 : 1);
 }
