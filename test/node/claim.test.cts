@@ -5,6 +5,7 @@
 import type { ICheckProcessedContextData, ICheckProcessedOptions } from 'n8n-workflow';
 import { InMemoryDeduplicator } from '../harness/deduplication.cts';
 import { READ_BACK_AFTER_MS } from '../../nodes/shared/waits';
+import { Rng } from '../../sandbox/core/rng.cts';
 
 type ClaimModule = typeof import('../../nodes/shared/claim');
 
@@ -27,21 +28,11 @@ function helpersOf(store: InMemoryDeduplicator) {
 	} as never;
 }
 
-/** Seeded, so a failure replays: mulberry32. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 describe('a claim across two processes whose store calls are slow', () => {
 	it.each([1, 2, 3])('one name claimed by both at once: exactly one goes ahead (seed %i)', async (seed) => {
-		const next = random(seed);
+		// Seeded, so a failure replays.
+		const rng = new Rng(seed);
+		const next = () => rng.next();
 		const store = new InMemoryDeduplicator();
 		store.raceLikeDatabase = true;
 		// The read and the write of a row 4 to 6 times the read-back's floor apart: what a burst does to n8n's database.
