@@ -111,14 +111,6 @@ async function runTestLane(files, { concurrency, env, tap, logFile }) {
 	return { passed, failed: failed + cancelled, ok: !exitedWithFailure && failed + cancelled === 0 && passed > 0, failures: failuresOfTap(tap) };
 }
 
-/** Installs a version's runtime into the cache (a no-op when the prefetch did it); returns the seconds it took. */
-function installRuntime(version, env) {
-	const started = Date.now();
-	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
-	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env: { ...process.env, ...env, OLLANG_N8N_VERSION: version } });
-	return Math.round((Date.now() - started) / 1000);
-}
-
 /**
  * Runs end-to-end files with node's test runner through tsx against one n8n version (OLLANG_N8N_VERSION, installed
  * into the cache first): the poll-bound files in a lane of their own (when there are enough others to fill the
@@ -129,7 +121,9 @@ function installRuntime(version, env) {
 async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {}, afterPollLane } = {}) {
 	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
 	const started = Date.now();
-	const installSeconds = installRuntime(version, env);
+	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
+	run(process.execPath, [join(repoRoot, 'scripts', 'n8n', 'runtime.mjs'), 'install'], { cwd: repoRoot, env });
+	const installSeconds = Math.round((Date.now() - started) / 1000);
 	const pollBound = fileNames.filter((name) => POLL_BOUND_FILES.includes(name));
 	const split = fileNames.length - pollBound.length >= 4 && pollBound.length > 0;
 	const lanes = split ? [longestFirst(fileNames.filter((name) => !pollBound.includes(name))), pollBound] : [longestFirst(fileNames)];

@@ -1,5 +1,6 @@
-// How long the nodes wait for other n8n processes and before sending a request again. Their own module, so that a test whose store and API answer in
-// milliseconds can shorten them (jest.config.cjs maps this module to test/harness/waits.cts).
+// How long the nodes wait for other n8n processes and before sending a request again. Their own module, so that a
+// test whose store and API answer in milliseconds can shorten them (jest.config.cjs maps this module to
+// test/harness/waits.cts).
 
 /**
  * How long a claim's read-back waits (nodes/shared/claim.ts): longer than one store call of another process takes,

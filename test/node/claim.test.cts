@@ -32,17 +32,16 @@ describe('a claim across two processes whose store calls are slow', () => {
 	it.each([1, 2, 3])('one name claimed by both at once: exactly one goes ahead (seed %i)', async (seed) => {
 		// Seeded, so a failure replays.
 		const rng = new Rng(seed);
-		const next = () => rng.next();
 		const store = new InMemoryDeduplicator();
 		store.raceLikeDatabase = true;
 		// The read and the write of a row 4 to 6 times the read-back's floor apart: what a burst does to n8n's database.
-		store.raceDelayMs = () => READ_BACK_AFTER_MS * (4 + 2 * next());
+		store.raceDelayMs = () => READ_BACK_AFTER_MS * (4 + 2 * rng.next());
 		const [first, second] = [processCopy(), processCopy()];
 		const helpers = helpersOf(store);
 		const names = Array.from({ length: 12 }, (_, index) => `order:${seed}-${index}:done`);
 		const goneAhead: string[] = [];
 		for (const name of names) {
-			const offset = Math.round(next() * READ_BACK_AFTER_MS * 3);
+			const offset = Math.round(rng.next() * READ_BACK_AFTER_MS * 3);
 			const outcomes = await Promise.all([
 				first.claim(helpers, [name], first.newClaimant('a'), OPTIONS),
 				new Promise((resolve) => setTimeout(resolve, offset)).then(async () => await second.claim(helpers, [name], second.newClaimant('b'), OPTIONS)),
