@@ -12,4 +12,5 @@ module.exports = {
 	// A claim's read-back waits for the harness's store, not n8n's database (test/harness/waits.cts).
 	moduleNameMapper: { '^(\\./|.*/shared/)waits$': '<rootDir>/test/harness/waits.cts' },
 	testTimeout: 60000,
+	testSequencer: '<rootDir>/test/harness/sequencer.cjs',
 };

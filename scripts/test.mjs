@@ -68,9 +68,12 @@ const MATRIX_MODES = {
 
 /**
  * Files the default version leaves to the newest 2.x: n8n 3.0's migration report and SSRF protection are about 3.0,
- * so they run where 3.0's defaults are on (MATRIX_MODES).
+ * so they run where 3.0's defaults are on (MATRIX_MODES); queue mode (11 minutes of two cores) runs once, there too,
+ * where 3.0's defaults also put manual executions on workers. The default version still starts queue mode in
+ * start.test.mts (`npm start -- --queue`), resumes Create and Wait on a worker (createAndWait.test.mts) and takes callbacks
+ * on two webhook processes (the bench's smoke, scenario 11).
  */
-const NEWEST_ONLY = ['migration.test.mts'];
+const NEWEST_ONLY = ['migration.test.mts', 'queue.test.mts'];
 
 /**
  * Files that spend most of their time waiting for n8n's once-a-minute polls (and restarts): they run one after
@@ -114,11 +117,11 @@ async function runTestLane(files, { concurrency, env, tap, logFile }) {
 /**
  * Runs end-to-end files with node's test runner through tsx against one n8n version (OLLANG_N8N_VERSION, installed
  * into the cache first): the poll-bound files in a lane of their own (when there are enough others to fill the
- * main lane), the rest two at a time. `afterPollLane` (the bench's smoke) starts when the poll lane ended, beside the
+ * main lane), the rest `concurrency` (two) at a time. `afterPollLane` (the bench's smoke) starts when the poll lane ended, beside the
  * main lane. The main lane's spec report goes to the terminal as it runs, the others' when they ended; TAP copies
  * are read for the counts. Resolves to this version's outcome and then `afterPollLane`'s.
  */
-async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {}, afterPollLane } = {}) {
+async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {}, afterPollLane, concurrency = 2 } = {}) {
 	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
 	const started = Date.now();
 	step(`n8n ${version} runtime: Node 24 + n8n, installed once into the cache (a first install takes about 5 minutes)`);
@@ -131,7 +134,7 @@ async function runEndToEnd(version, fileNames, { label = version, env: modeEnv =
 	const paths = (names) => names.map((name) => join('test', 'e2e', name));
 	const pollLog = join(reportDir, `e2e-${version}-poll-lane.log`);
 	const laneRuns = lanes.map((names, index) =>
-		runTestLane(paths(names), { concurrency: index === 0 ? 2 : 1, env, tap: join(reportDir, `e2e-${version}-${index}.tap`), logFile: index === 0 ? undefined : pollLog }),
+		runTestLane(paths(names), { concurrency: index === 0 ? concurrency : 1, env, tap: join(reportDir, `e2e-${version}-${index}.tap`), logFile: index === 0 ? undefined : pollLog }),
 	);
 	// The bench's smoke waits for the poll lane (or starts at once without one): two lanes of n8n instances beside it.
 	const afterPoll = afterPollLane === undefined ? undefined : (split ? laneRuns[1] : Promise.resolve()).then(afterPollLane);
@@ -207,11 +210,13 @@ try {
 		outcomes.push(...(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles, { afterPollLane: benchSmoke })));
 		step('waiting for the rest of the background installs (every n8n runtime, verdaccio)');
 		console.log((await prefetch.finished()).summary);
-		// Versions without a mode of their own (1.123: three files, two at a time), then each version with one. (1.x's files
-		// in a lane beside 2.41.1's stage instead: four n8n instances at once starved 2.41.1's restarts file, whose
-		// default-persistence trigger then missed 51 of 78 events within its bound.)
+		// Versions without a mode of their own (1.123: three files, all at once: two of them mostly wait for polls), then
+		// each version with one. (1.x's files in a lane beside 2.41.1's stage instead: four n8n instances at once starved
+		// 2.41.1's restarts file, whose default-persistence trigger then missed 51 of 78 events within its bound.)
 		const others = Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION);
-		for (const version of others.filter((candidate) => !(candidate in MATRIX_MODES))) outcomes.push(...(await runEndToEnd(version, MATRIX_FILES)));
+		for (const version of others.filter((candidate) => !(candidate in MATRIX_MODES))) {
+			outcomes.push(...(await runEndToEnd(version, MATRIX_FILES, { concurrency: MATRIX_FILES.length })));
+		}
 		for (const version of others.filter((candidate) => candidate in MATRIX_MODES)) {
 			const mode = MATRIX_MODES[version];
 			outcomes.push(...(await runEndToEnd(version, mode.files, mode)));

@@ -395,7 +395,16 @@ export const EVERY_DELIVERY_EVENT = Object.freeze({
 	options: { recheckPerPoll: 200 },
 });
 
-/** A published-style workflow of one Ollang Trigger (polling every minute, the owner key) and a No Op after it. */
+/**
+ * Poll times of the end-to-end triggers: three a minute, 20 s apart, as a user who wants events sooner sets them (three
+ * Custom entries of one fixed second each: n8n refuses a single sub-minute cron, not several minute-granular ones). A
+ * poll-bound file then waits 20 s for a poll instead of 60, and polls overlap more often than at once a minute.
+ */
+export const POLL_TIMES = Object.freeze({
+	item: ['0', '20', '40'].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+});
+
+/** A published-style workflow of one Ollang Trigger (polling three times a minute, the owner key) and a No Op after it. */
 export function pollTriggerWorkflow(id: string, name: string, nodeName: string, parameters: Record<string, unknown>): WorkflowJson {
 	return {
 		id,
@@ -407,7 +416,7 @@ export function pollTriggerWorkflow(id: string, name: string, nodeName: string, 
 				type: OLLANG_TRIGGER_NODE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+				parameters: { pollTimes: POLL_TIMES, ...parameters },
 				credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },
 			},
 			{ id: `${id}-noop`, name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },

@@ -152,9 +152,9 @@ async function runMode(mode: Mode) {
 				stops.midPoll++;
 				await stop('SIGKILL');
 			} else {
-				// At a random moment of the minute between polls, events coming in meanwhile.
+				// At a random moment between polls (20 s apart, POLL_TIMES) or after several, events coming in meanwhile.
 				await makeEvents();
-				await sleep(random.int(5_000, 70_000));
+				await sleep(random.int(5_000, 45_000));
 				await stop(kind === 1 ? 'SIGTERM' : 'SIGKILL');
 			}
 			await makeEvents();

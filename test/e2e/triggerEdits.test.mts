@@ -18,7 +18,7 @@ import { N8nUserFolder, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tal
 type Json = Record<string, unknown>;
 type Mode = PersistenceMode;
 const NODE = 'On delivery event';
-/** A poll arrives within about a minute, plus the time the poll and its execution take on a busy machine. */
+/** A poll arrives within 20 s (POLL_TIMES), plus the time the poll and its execution take on a busy machine. */
 const POLL_WAIT_MS = 150_000;
 
 async function runMode(mode: Mode) {
