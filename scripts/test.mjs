@@ -119,7 +119,8 @@ async function runTestLane(files, { concurrency, env, tap, logFile }) {
  * into the cache first): the poll-bound files in a lane of their own (when there are enough others to fill the
  * main lane), the rest `concurrency` (two) at a time. `afterPollLane` (the bench's smoke) starts when the poll lane ended, beside the
  * main lane. The main lane's spec report goes to the terminal as it runs, the others' when they ended; TAP copies
- * are read for the counts. Resolves to this version's outcome and then `afterPollLane`'s.
+ * are read for the counts. Resolves, once the lanes ended, to this version's outcome and `afterPollLane`'s promise
+ * (still running then, perhaps: the next stage starts beside its end).
  */
 async function runEndToEnd(version, fileNames, { label = version, env: modeEnv = {}, afterPollLane, concurrency = 2 } = {}) {
 	const env = { ...process.env, ...modeEnv, OLLANG_N8N_VERSION: version };
@@ -137,7 +138,13 @@ async function runEndToEnd(version, fileNames, { label = version, env: modeEnv =
 		runTestLane(paths(names), { concurrency: index === 0 ? concurrency : 1, env, tap: join(reportDir, `e2e-${version}-${index}.tap`), logFile: index === 0 ? undefined : pollLog }),
 	);
 	// The bench's smoke waits for the poll lane (or starts at once without one): two lanes of n8n instances beside it.
-	const afterPoll = afterPollLane === undefined ? undefined : (split ? laneRuns[1] : Promise.resolve()).then(afterPollLane);
+	// Awaited only after later stages: a failure to run it becomes its outcome, never an unhandled rejection meanwhile.
+	const afterPoll =
+		afterPollLane === undefined
+			? undefined
+			: (split ? laneRuns[1] : Promise.resolve())
+					.then(afterPollLane)
+					.catch((error) => ({ runner: 'after the poll lane', passed: 0, failed: 1, suites: 0, ok: false, failures: [{ name: `it did not run: ${error.message}`, error: '' }] }));
 	const results = await Promise.all(laneRuns);
 	if (split && existsSync(pollLog)) {
 		step(`end-to-end on n8n ${label}: the poll-bound lane's report`);
@@ -153,7 +160,7 @@ async function runEndToEnd(version, fileNames, { label = version, env: modeEnv =
 		ok: results.every((result) => result.ok),
 		failures: results.flatMap((result) => result.failures),
 	};
-	return [outcome, ...(afterPoll === undefined ? [] : [await afterPoll])];
+	return { outcome, afterPoll };
 }
 
 /** The bench's smoke (`npm run bench -- --smoke`): every scenario once at small volumes; it checks figures, never timings. */
@@ -207,7 +214,9 @@ try {
 			if (existsSync(benchLog)) process.stdout.write(readFileSync(benchLog));
 			return bench;
 		};
-		outcomes.push(...(await runEndToEnd(DEFAULT_N8N_VERSION, allFiles, { afterPollLane: benchSmoke })));
+		// The smoke's tail (about 100 s after the main lane ended, 2026-11-27) overlaps the next stage's start.
+		const first = await runEndToEnd(DEFAULT_N8N_VERSION, allFiles, { afterPollLane: benchSmoke });
+		outcomes.push(first.outcome);
 		step('waiting for the rest of the background installs (every n8n runtime, verdaccio)');
 		console.log((await prefetch.finished()).summary);
 		// Versions without a mode of their own (1.123: three files, all at once: two of them mostly wait for polls), then
@@ -215,12 +224,13 @@ try {
 		// 2.41.1's restarts file, whose default-persistence trigger then missed 51 of 78 events within its bound.)
 		const others = Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION);
 		for (const version of others.filter((candidate) => !(candidate in MATRIX_MODES))) {
-			outcomes.push(...(await runEndToEnd(version, MATRIX_FILES, { concurrency: MATRIX_FILES.length })));
+			outcomes.push((await runEndToEnd(version, MATRIX_FILES, { concurrency: MATRIX_FILES.length })).outcome);
 		}
 		for (const version of others.filter((candidate) => candidate in MATRIX_MODES)) {
 			const mode = MATRIX_MODES[version];
-			outcomes.push(...(await runEndToEnd(version, mode.files, mode)));
+			outcomes.push((await runEndToEnd(version, mode.files, mode)).outcome);
 		}
+		outcomes.push(await first.afterPoll);
 	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
 	const failed = outcomes.filter((outcome) => outcome.failures?.length > 0);

@@ -183,8 +183,14 @@ async function runMode(mode: Mode) {
 		};
 		/** Where each id was emitted: execution id and start, so a duplicate can be traced to its executions. */
 		const carriers = new Map<string, string[]>();
-		const emitted = async (workflowId: string, nodeName: string, field: string) =>
-			(await readExecutions(server!.url, cookie, workflowId, { limit: 1000 })).flatMap((execution) =>
+		/** Executions by status per trigger, as last read: an error execution is a poll that failed. */
+		const statuses: Record<string, Record<string, number>> = {};
+		const emitted = async (workflowId: string, nodeName: string, field: string) => {
+			const executions = await readExecutions(server!.url, cookie, workflowId, { limit: 1000 });
+			const byStatus: Record<string, number> = {};
+			for (const execution of executions) byStatus[String(execution.status)] = (byStatus[String(execution.status)] ?? 0) + 1;
+			statuses[nodeName] = byStatus;
+			return executions.flatMap((execution) =>
 				triggerItems(execution, nodeName).map((item) => {
 					const id = String(item[field]);
 					const carrier = `execution ${String(execution.id)} (${String(execution.startedAt)}, ${String(execution.status)})`;
@@ -192,6 +198,7 @@ async function runMode(mode: Mode) {
 					return id;
 				}),
 			);
+		};
 		// Let the jobs still running end, so each is counted once it has.
 		await sandbox.advanceClock(180);
 		const expected = { events: await expectedEvents(), jobs: await endedJobs() };
@@ -222,7 +229,9 @@ async function runMode(mode: Mode) {
 		// Polls that found a poll of the same trigger (n8n's durable scheduler runs one leased again after a restart
 		// beside the next) already emitted from a newer state, and stood down: the log line the trigger writes then.
 		const standDowns = n8n.serverLog.filter((line) => line.includes('this poll, started from an older state, stands down')).length;
-		return { stops, counted, traced, standDowns };
+		// What n8n said about activations, failures and the trigger: printed with a miss, to trace it from CI's output.
+		const clues = n8n.serverLog.filter((line) => /error|activat|Ollang Trigger/i.test(line)).slice(-60);
+		return { stops, counted, traced, standDowns, statuses, clues };
 	} finally {
 		if (server) await (server as RunningN8n).stop();
 		// For a failing run: n8n's own output of every start, where OLLANG_E2E_LOG_DIR asks for it.
@@ -249,14 +258,16 @@ describe('the Ollang Trigger across n8n restarts (SIGTERM, SIGKILL, mid-poll)', 
 	) as Mode[];
 	for (const mode of modes) {
 		it(`${mode} persistence: every delivery event and finished job exactly once`, async () => {
-			const { stops, counted, traced, standDowns } = await runMode(mode);
+			const { stops, counted, traced, standDowns, statuses, clues } = await runMode(mode);
+			const missed = counted.events.missed.length + counted.jobs.missed.length > 0;
 			const line =
 				`restarts e2e (n8n ${N8N_VERSION}, ${mode} persistence, seed ${SEEDS[mode]}): stops SIGTERM ${stops.SIGTERM}, SIGKILL ${stops.SIGKILL} ` +
 				`(mid-poll ${stops.midPoll}), starts repeated after n8n exited while starting ${stops.failedStarts}; delivery events expected ${counted.events.expected}, emitted ${counted.events.emitted}, ` +
 				`missed ${counted.events.missed.length}, duplicated ${counted.events.duplicated.length}, unexpected ${counted.events.unexpected.length}; import jobs expected ` +
 				`${counted.jobs.expected}, emitted ${counted.jobs.emitted}, missed ${counted.jobs.missed.length}, duplicated ${counted.jobs.duplicated.length}, unexpected ${counted.jobs.unexpected.length}; ` +
-				`overlapping polls stood down ${standDowns}` +
-				(traced.length > 0 ? `\n  repeats: ${traced.join('\n  ')}` : '');
+				`overlapping polls stood down ${standDowns}; executions by status ${JSON.stringify(statuses)}` +
+				(traced.length > 0 ? `\n  repeats: ${traced.join('\n  ')}` : '') +
+				(missed ? `\n  n8n's log (activation, errors, the trigger's notes):\n  ${clues.join('\n  ')}` : '');
 			outcomes.push(line);
 			console.log(line);
 			assert.deepEqual({ events: counted.events.missed, jobs: counted.jobs.missed }, { events: [], jobs: [] }, 'missed');
