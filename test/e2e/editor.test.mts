@@ -29,6 +29,7 @@ import {
 	N8nUserFolder,
 	OLLANG_NODE,
 	OLLANG_TRIGGER_NODE,
+	POLL_EVERY_MINUTE,
 	SANDBOX_CREDENTIALS,
 	SandboxClient,
 	testCredentials,
@@ -125,7 +126,7 @@ function plannedTriggers(): PlannedNode[] {
 		id: `7e7e0000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
 		name: `Ollang Trigger ${index + 1}`,
 		type: OLLANG_TRIGGER_NODE,
-		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: event.value, ...TRIGGER_PARAMETERS[String(event.value)] },
+		parameters: { pollTimes: POLL_EVERY_MINUTE, event: event.value, ...TRIGGER_PARAMETERS[String(event.value)] },
 		expected: event.name,
 		raw: String(event.value),
 	}));

@@ -404,6 +404,9 @@ export const POLL_TIMES = Object.freeze({
 	item: ['0', '20', '40'].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
 });
 
+/** n8n's shortest single poll time, as the editor offers it first. */
+export const POLL_EVERY_MINUTE = Object.freeze({ item: [{ mode: 'everyMinute' }] });
+
 /** A published-style workflow of one Ollang Trigger (polling three times a minute, the owner key) and a No Op after it. */
 export function pollTriggerWorkflow(id: string, name: string, nodeName: string, parameters: Record<string, unknown>): WorkflowJson {
 	return {

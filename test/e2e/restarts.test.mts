@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { N8N_VERSION, readExecutions, readWorkflowStaticData, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
-import { N8nUserFolder, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tally, testCredentials, type PersistenceMode, triggerItems, waitFor } from './harness.mts';
+import { EVERY_DELIVERY_EVENT, N8nUserFolder, POLL_EVERY_MINUTE, pollTriggerWorkflow, PERSISTENCE_ENV, SandboxClient, tally, testCredentials, type PersistenceMode, triggerItems, waitFor } from './harness.mts';
 
 type Json = Record<string, unknown>;
 type Mode = PersistenceMode;
@@ -24,9 +24,9 @@ const LATENCY_MS = 250;
  * Once a minute, not the other files' three times (POLL_TIMES): with polls 20 s apart, under npm test's heaviest
  * load (its first stage, 2026-11-27), the default mode's n8n emitted 27 of 78 events and 0 of 8 jobs (seed 101), as
  * once before with one-minute polls and four n8n instances at once; it passed alone, and beside four busy loops.
- * Not yet traced (docs/TESTING.md); this file keeps the cadence it has always passed with in npm test.
+ * Not yet traced (docs/TESTING.md); this file keeps the cadence it has always passed with in npm test
+ * (POLL_EVERY_MINUTE).
  */
-const POLL_EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
 const ORDERS_NODE = 'On delivery event';
 const JOBS_NODE = 'On import job finished';
 
@@ -67,12 +67,8 @@ async function runMode(mode: Mode) {
 		}
 		const orders = pollTriggerWorkflow(`RestartOrders${mode === 'default' ? 'Df' : 'Du'}`, `Restarts ${mode}: orders`, ORDERS_NODE, {
 			pollTimes: POLL_EVERY_MINUTE,
-			event: 'orderDeliveryEvent',
-			eventTypes: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
-			watch: 'recentOrders',
-			lookbackDays: 30,
 			// Every watched order is read on every poll: a re-delivery is found by the next poll.
-			options: { recheckPerPoll: 200 },
+			...EVERY_DELIVERY_EVENT,
 		});
 		const jobs = pollTriggerWorkflow(`RestartJobs${mode === 'default' ? 'Dfx' : 'Dux'}`, `Restarts ${mode}: import jobs`, JOBS_NODE, {
 			pollTimes: POLL_EVERY_MINUTE,
