@@ -60,10 +60,20 @@ export async function readOrder(this: OllangContext, orderId: string): Promise<O
  * An order whose log shows no completing event (made before the log existed) is one completion per order.
  */
 export function orderCompletionKey(orderId: string, order: IDataObject): string {
-	const events = Array.isArray(order.deliveryEvents) ? (order.deliveryEvents as IDataObject[]) : [];
-	const completing = events.filter((event) => (COMPLETING_EVENTS as readonly string[]).includes(String(event.type)) && typeof event.occurredAt === 'string');
-	const latest = completing[completing.length - 1];
+	const latest = completingEvents(order).at(-1);
 	return latest === undefined ? `order:${orderId}:no-delivery-log` : `order:${orderId}:${String(latest.occurredAt)}`;
+}
+
+/** The order's completing delivery events, oldest first. */
+function completingEvents(order: IDataObject): IDataObject[] {
+	const events = Array.isArray(order.deliveryEvents) ? (order.deliveryEvents as IDataObject[]) : [];
+	return events.filter((event) => (COMPLETING_EVENTS as readonly string[]).includes(String(event.type)) && typeof event.occurredAt === 'string');
+}
+
+/** Whether the order's delivery log shows a completion at this instant (any writing of it): a genuine callback of it. */
+export function completedAt(order: IDataObject, instant: string): boolean {
+	const at = Date.parse(instant);
+	return completingEvents(order).some((event) => Date.parse(String(event.occurredAt)) === at);
 }
 
 /**

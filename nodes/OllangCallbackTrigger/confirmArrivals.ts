@@ -3,18 +3,21 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { Arrival } from './arrival';
 import { arrivalOf } from './arrival';
 import type { OrderRead } from './confirm';
-import { completionItem, judge, readOrder } from './confirm';
+import { completedAt, completionItem, judge, readOrder } from './confirm';
 import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, sweptOrder, triggerScope } from './processed';
 import { memoryKeys } from './receive';
 import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
 
 const LOG = 'Ollang Callback Trigger:';
 
-/** A completion the API shows: its key in n8n's store, the item to emit, and the claim that brought it (push). */
+/**
+ * A completion the API shows: its key in n8n's store, the item to emit, and (push) the claims answered without an
+ * execution from then on: the callback's, and the one naming this completion.
+ */
 export interface ConfirmedCompletion {
 	completionKey: string;
 	json: IDataObject;
-	claim?: string;
+	claims: string[];
 }
 
 /** What an arrival came to: confirmed, or not (and whether that is an error the execution should fail with). */
@@ -34,11 +37,15 @@ async function readShared(ctx: IExecuteFunctions, scope: string, arrival: Arriva
 	);
 }
 
-/** Whether the completion the API confirmed is the one the callback named (an evaluation always is; a stale order callback is not). */
-function isItsOwnCompletion(callback: Arrival['callback'], completionKey: string): boolean {
-	if (callback.event !== 'orderCompleted') return true;
+/**
+ * The claim (receive.ts's memory of answers) of the callback that names this completion: once it is emitted, that
+ * callback's repeats need no execution. For an order, the callback naming the completion's instant, which is not
+ * the one that brought it when a stale callback was confirmed as its order's later completion.
+ */
+function claimOfCompletion(callback: Arrival['callback'], completionKey: string): string {
+	if (callback.event !== 'orderCompleted') return memoryKeys(callback).claim;
 	const instant = completionKey.slice(`order:${callback.orderId}:`.length);
-	return Date.parse(instant) === Date.parse(callback.completedAt);
+	return Number.isNaN(Date.parse(instant)) ? memoryKeys(callback).claim : memoryKeys({ ...callback, completedAt: instant }).claim;
 }
 
 /** A pushed callback: confirmed by the API's order, or dropped (remembered, so its repeats start no execution). */
@@ -53,10 +60,14 @@ async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extra
 	if (confirmation.confirmed) {
 		// A callback of an earlier completion, read after the order was rerun and completed again, is confirmed as the
 		// API's latest completion; its own is only in the order's delivery log, which no listed field shows changed.
-		// So the order stays noted, and the next sweep reads it (else only the sweep's rotating rechecks would).
-		if (isItsOwnCompletion(callback, confirmation.completionKey)) confirmedByPush(scope, callback.orderId);
+		// So the order stays noted, and the next sweep reads it (else only the sweep's rotating rechecks would), and
+		// this callback's repeats still start executions until then. A completedAt the log does not show is forged.
+		const claim = claimOfCompletion(callback, confirmation.completionKey);
+		const stale = claim !== keys.claim && callback.event === 'orderCompleted' && 'order' in read && completedAt(read.order, callback.completedAt);
+		if (claim === keys.claim) confirmedByPush(scope, callback.orderId);
 		else noteForSweep(scope, callback.orderId, { keep: true });
-		return { confirmed: { completionKey: confirmation.completionKey, json: { ...confirmation.item, completionKey: confirmation.completionKey, arrivedBy: 'push' }, claim: keys.claim } };
+		const claims = stale ? [claim] : [...new Set([keys.claim, claim])];
+		return { confirmed: { completionKey: confirmation.completionKey, json: { ...confirmation.item, completionKey: confirmation.completionKey, arrivedBy: 'push' }, claims } };
 	}
 	if (!confirmation.later) {
 		const key = 'refusedWith' in read ? keys.unknownOrder : keys.claim;
@@ -74,10 +85,10 @@ async function confirmSwept(ctx: IExecuteFunctions, scope: string, arrival: Extr
 	} catch (error) {
 		ctx.logger.warn(`${LOG} ${completionKey}: the order could not be read again (${(error as Error).message}); emitted with what the sweep read`);
 	}
-	if (read === undefined || 'refusedWith' in read) return { confirmed: { completionKey, json: { event: callback.event, orderId: callback.orderId, ...found, completionKey, arrivedBy: 'sweep' } } };
+	if (read === undefined || 'refusedWith' in read) return { confirmed: { completionKey, json: { event: callback.event, orderId: callback.orderId, ...found, completionKey, arrivedBy: 'sweep' }, claims: [] } };
 	const latest = read.order.latestEvaluation as IDataObject | null | undefined;
 	const evaluation = callback.event === 'qcEvaluationCompleted' && latest?.id === callback.evalId ? latest : (found.evaluation as IDataObject | undefined);
-	return { confirmed: { completionKey, json: { ...completionItem(callback, read.order, evaluation), completionKey, arrivedBy: 'sweep' } } };
+	return { confirmed: { completionKey, json: { ...completionItem(callback, read.order, evaluation), completionKey, arrivedBy: 'sweep' }, claims: [] } };
 }
 
 /**

@@ -60,8 +60,8 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	const emitted = new Set<string>();
 	const items: INodeExecutionData[] = [];
 	for (const completion of completions) {
-		// Repeats of this callback are answered without an execution from now on (in this process).
-		if (completion.claim !== undefined) rememberAnswer(scope, completion.claim, `the API showed ${completion.completionKey}, settled`, ANSWER_KEEP_MS.repeat);
+		// Repeats of these callbacks are answered without an execution from now on (in this process).
+		for (const settled of completion.claims) rememberAnswer(scope, settled, `the API showed ${completion.completionKey}, settled`, ANSWER_KEEP_MS.repeat);
 		const outcome = outcomes.get(completion.completionKey) ?? 'won';
 		if ((outcome !== 'won' && outcome !== 'undecided') || emitted.has(completion.completionKey)) continue;
 		emitted.add(completion.completionKey);

@@ -2,7 +2,8 @@
 // because CI keeps only the tail of a long run's output and a count alone does not say what to reproduce.
 import { existsSync, readFileSync } from 'node:fs';
 
-const MAX_ERROR_LINES = 6;
+/** Enough for a generated schedule's diagnosis (its schedule, the order's requests, n8n's log lines about it). */
+const MAX_ERROR_LINES = 40;
 
 /** First lines of an error text, indented, the sandbox's API keys (sbx_<role>_<hex>) masked all the same. */
 function excerpt(text) {

@@ -628,6 +628,31 @@ describe('Ollang Callback Trigger: forged traffic (a completion is the API\'s; r
 		console.log(`callback trigger: 1 completion + 20 forged variants at once: 1 emitted, ${firstExecutions} executions, ${firstReads} reads; its rerun + 22 callbacks: 1 emitted`);
 	});
 
+	it('a stale callback (the first completion\'s, read after the rerun completed) emits the rerun\'s completion; the rerun\'s callbacks then start no execution; the first completion is the sweep\'s', async () => {
+		const trigger = await receiver();
+		const [orderId] = await completeQuietly(1, async () => await createOrders(1, trigger.url));
+		expect((await call(sandbox, 'POST', `/integration/orders/${orderId}/rerun`, { body: {} })).status).toBe(200);
+		await completeQuietly(1, async () => [orderId]);
+		const [first, second] = [bodyOf(orderId, 0), bodyOf(orderId, 1)];
+		const keyOf = (body: IDataObject) => `order:${orderId}:${String(body.completedAt)}`;
+		expect(await post(trigger.url, JSON.stringify(first))).toEqual(RECEIVED);
+		await trigger.idle();
+		expect(trigger.emissions.flat().map((item) => [item.completionKey, item.arrivedBy])).toEqual([[keyOf(second), 'push']]);
+		const executions = trigger.executionsStarted;
+		// The rerun's own callback: its completion is emitted, so it is answered from memory.
+		expect(await post(trigger.url, JSON.stringify(second))).toEqual(RECEIVED);
+		await trigger.idle();
+		expect(trigger.executionsStarted).toBe(executions);
+		// The first callback again: its own completion is not emitted yet, so it is not taken as settled.
+		expect(await post(trigger.url, JSON.stringify(first))).toEqual(RECEIVED);
+		await trigger.idle();
+		expect(trigger.executionsStarted).toBe(executions + 1);
+		expect(trigger.emissions.flat()).toHaveLength(1);
+		// The order stayed noted for the sweep, which reads its log and emits the first completion.
+		await trigger.sweep();
+		expect(ours(trigger.emissions, [orderId]).map((item) => [item.completionKey, item.arrivedBy])).toEqual([[keyOf(second), 'push'], [keyOf(first), 'sweep']]);
+	});
+
 	it('a completion the previous version recorded in n8n\'s store (keyed on the callback\'s completedAt) is still dropped after the upgrade', async () => {
 		const trigger = await receiver();
 		const [orderId] = await completeQuietly(1, async () => await createOrders(1, trigger.url));
