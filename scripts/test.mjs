@@ -69,8 +69,8 @@ const MATRIX_MODES = {
 /**
  * Files the default version leaves to the newest 2.x: n8n 3.0's migration report and SSRF protection are about 3.0,
  * so they run where 3.0's defaults are on (MATRIX_MODES); queue mode (11 minutes of two cores) runs once, there too,
- * where 3.0's defaults also put manual executions on workers. The default version still starts queue mode in
- * start.test.mts (`npm start -- --queue`), resumes Create and Wait on a worker (createAndWait.test.mts) and takes callbacks
+ * where 3.0's defaults also put manual executions on workers (and Create and Wait resumed on a worker, in the same
+ * n8n). The default version still starts queue mode in start.test.mts (`npm start -- --queue`) and takes callbacks
  * on two webhook processes (the bench's smoke, scenario 11).
  */
 const NEWEST_ONLY = ['migration.test.mts', 'queue.test.mts'];
@@ -83,8 +83,8 @@ const NEWEST_ONLY = ['migration.test.mts', 'queue.test.mts'];
 const POLL_BOUND_FILES = ['restarts.test.mts', 'trigger.test.mts', 'triggerEdits.test.mts'];
 
 /**
- * The longest files of the main lane, started first so none is left running alone at the end: queue mode (about 11
- * minutes), the install (4), create and wait (4 and 3), the callback trigger's (7 to 15 under load) and retry (3).
+ * The longest files of the main lane, started first so none is left running alone at the end: queue mode (about 13
+ * minutes), the install (4), create and wait (4), the callback trigger's (7 to 15 under load) and retry (3).
  * (Moving the trigger's file into the main lane on 2.41.1, where the poll lane holds restarts only, made that version
  * take 17 minutes instead of 15: the poll lane waits, the main lane computes.)
  */

@@ -4,48 +4,18 @@
 // webhook, which reads every order from the API and resumes the execution only once all are done. The sandbox's clock
 // is moved so the orders complete (and, delayed one by one, minutes apart). Variations: forged callbacks, n8n
 // restarted while waiting, every callback lost (Check Again Every and the example's loop recover), two runs at once,
-// the subtitles example, and queue mode (the resumed execution runs on a worker). Prints the callback -> resume latency.
+// the subtitles example (queue mode, the resumed execution on a worker: queue.test.mts). Prints the callback -> resume
+// latency.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
-import {
-	callProductionWebhook,
-	readExecutions,
-	restRequest,
-	signIn,
-	startN8n,
-	startN8nWebhook,
-	startN8nWorker,
-	type N8nExecution,
-	type RunningN8n,
-	type RunningWebhook,
-	type RunningWorker,
-} from '../../scripts/n8n/runtime.mjs';
-import { freePort } from '../../scripts/n8n/process.mjs';
-import { QUEUE_WORKERS, startQueueServices, type RunningQueueServices } from '../../scripts/n8n/queue-mode.mjs';
+import { readExecutions, restRequest, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import { exampleNode, jsonOf, N8nUserFolder, readBinary, readExample, SandboxClient, testCredentials, waitFor, type WorkflowJson } from './harness.mts';
-import { asWebhookWorkflow } from './workflows.mts';
+import { callbackToResumeMs, createdBy, ENDED, example, finalOrders, FINISHED_STATUSES, LOOP_NODE, MINUTES_TO_COMPLETE, variant, WAIT_NODE, type Delivery } from './createAndWait.mts';
 
 type Json = Record<string, unknown>;
 
-const EXAMPLE_FILE = 'order-create-and-wait.json';
-const WAIT_NODE = 'Create orders and wait';
-const LOOP_NODE = 'Check again?';
-const FINISHED_STATUSES = ['completed', 'delivered'];
-/** A document order completes (AI delivered) 11 simulated minutes after it is created (sandbox/README.md). */
-const MINUTES_TO_COMPLETE = 11;
-const ENDED = ['success', 'error', 'crashed', 'canceled'];
-
-interface Delivery {
-	orderId: string;
-	target: string;
-	status: string;
-	repeatOf: number | null;
-	attempts: Array<{ sentAt: string; statusCode: number | null; error: string | null }>;
-}
-
-const example = readExample(EXAMPLE_FILE);
 /** The short example on the same node: subtitles in three languages, then one VTT file per language. */
 const subtitlesExample = readExample('subtitles-for-a-video.json');
 const SUBTITLES_NODE = 'Create subtitle orders and wait';
@@ -53,35 +23,6 @@ const SUBTITLES_NODE = 'Create subtitle orders and wait';
 const MINUTES_TO_SUBTITLES = 19;
 const ordersPerRun = (exampleNode(example, WAIT_NODE).parameters.targetLanguages as { language: unknown[] }).language.length;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** The example with another id and name, and Check Again Every in minutes (the lost-callback run uses 1). */
-function variant(id: string, label: string, checkAgainMinutes?: number): WorkflowJson {
-	const workflow = structuredClone(example);
-	workflow.id = id;
-	workflow.name = `${example.name} (${label})`;
-	if (checkAgainMinutes !== undefined) (exampleNode(workflow, WAIT_NODE).parameters.options as Json).checkAgainEvery = checkAgainMinutes;
-	return workflow;
-}
-
-/** The orders a waiting run created: the node's output before the wait. */
-const createdBy = (waiting: N8nExecution): string[] => jsonOf(waiting, WAIT_NODE).map((json) => String(json.orderId));
-
-/** What one finished run of the example shows: the node's last run is its output (the wait's end). */
-function finalOrders(execution: N8nExecution): Json[] {
-	assert.equal(execution.status, 'success', `execution ${execution.id} ended ${execution.status}: ${JSON.stringify(execution.data.resultData.error ?? {})}`);
-	const runs = execution.data.resultData.runData[WAIT_NODE];
-	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json as Json);
-}
-
-/** The first node after the wait started this long (ms) after the last callback the run's orders sent. */
-function callbackToResumeMs(execution: N8nExecution, deliveries: Delivery[], created: string[]): number | undefined {
-	const sent = deliveries
-		.filter((delivery) => created.includes(delivery.orderId))
-		.flatMap((delivery) => delivery.attempts.filter((attempt) => attempt.statusCode !== null && attempt.statusCode < 300).map((attempt) => Date.parse(attempt.sentAt)));
-	const loopRuns = execution.data.resultData.runData[LOOP_NODE] ?? [];
-	const resumed = loopRuns[loopRuns.length - 1]?.startTime;
-	return sent.length > 0 && resumed !== undefined ? resumed - Math.max(...sent) : undefined;
-}
 
 /** Requests sent to one resume URL at once. */
 const FLOOD = 20;
@@ -376,118 +317,5 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 			assert.deepEqual(files.map((file) => [file.kind, file.mimeType, /\.vtt$/.test(String(file.fileName)), file.binaryProperty]), [['subtitles', 'text/vtt', true, 'data']]);
 		}
 		figures.push(`subtitles for a video: ${orders.length} orders, one VTT file each`);
-	});
-});
-
-describe('Order > Create and Wait in queue mode: the resumed execution runs on a worker', { timeout: 20 * 60_000 }, () => {
-	let sandbox: SandboxClient;
-	let services: RunningQueueServices;
-	let n8n: N8nUserFolder;
-	let main: RunningN8n | undefined;
-	let workers: RunningWorker[] = [];
-	let workerLogs: string[][] = Array.from({ length: QUEUE_WORKERS }, () => []);
-	let webhookProcess: RunningWebhook | undefined;
-	const production = asWebhookWorkflow(variant('ollangCrWaitQueu', 'queue mode'), 'queue');
-
-	before(async () => {
-		[sandbox, services] = await Promise.all([SandboxClient.start(), startQueueServices({ label: 'create-wait' })]);
-		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 0 });
-		n8n = N8nUserFolder.create('create-wait-queue', { ...services.env, EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all' });
-		await n8n.install();
-		await n8n.importCredentials(testCredentials(sandbox));
-		await n8n.importWorkflows([production.workflow]);
-		await n8n.publish(production.workflow.id);
-	});
-
-	after(async () => {
-		await webhookProcess?.stop();
-		await main?.stop();
-		for (const worker of workers) await worker.stop();
-		await Promise.all([sandbox?.stop(), services?.stop()]);
-		n8n?.remove();
-	});
-
-	/**
-	 * The production workflow called at `startUrl`, its execution read on the main until it waits, the orders completed,
-	 * and read until it ended; the callbacks the API sent for its orders (to `webhookUrl`, the workers' WEBHOOK_URL).
-	 */
-	async function runAndResume(startUrl: string, webhookUrl: string) {
-		const cookie = await signIn(main!.url);
-		const before = new Set((await readExecutions(main!.url, cookie, production.workflow.id)).map((execution) => execution.id));
-		const answer = await callProductionWebhook(startUrl, production.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-		assert.equal(answer.status, 200, answer.text);
-		const settled = async (statuses: string[]) =>
-			await waitFor(
-				`the execution to be ${statuses.join(' or ')}`,
-				async () => {
-					const execution = (await readExecutions(main!.url, cookie, production.workflow.id)).find((each) => !before.has(each.id));
-					return execution && statuses.includes(execution.status) ? execution : undefined;
-				},
-				{ timeoutMs: 180_000, intervalMs: 500 },
-			);
-		const waiting = await settled(['waiting']);
-		const created = createdBy(waiting);
-		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
-		const execution = await settled(ENDED);
-		const sent = (await sandbox.admin<{ deliveries: Delivery[] }>('GET', 'callbacks')).deliveries.filter((delivery) => created.includes(delivery.orderId));
-		assert.ok(sent.length === created.length && sent.every((delivery) => delivery.target.startsWith(webhookUrl)), `callbacks sent to ${sent.map((delivery) => delivery.target).join(', ')}`);
-		return { execution, waiting, created, sent };
-	}
-
-	it('a production run: started and resumed on workers, the webhook answered by the main, every order confirmed', async () => {
-		// A worker builds $execution.resumeUrl from WEBHOOK_URL: without it, from its own port, where nobody listens.
-		const port = await freePort();
-		const webhookUrl = `http://localhost:${port}/`;
-		const env = { ...n8n.env, WEBHOOK_URL: webhookUrl };
-		main = await startN8n(n8n.dir, { port, env, onLine: (line) => n8n.serverLog.push(line) });
-		for (let index = 0; index < QUEUE_WORKERS; index++) {
-			workers.push(await startN8nWorker(n8n.dir, { env, onLine: (line) => workerLogs[index].push(line) }));
-		}
-		const { execution, waiting, created, sent } = await runAndResume(main.url, webhookUrl);
-
-		assert.equal(execution.id, waiting.id);
-		assert.equal(execution.mode, 'webhook');
-		const orders = finalOrders(execution);
-		assert.deepEqual(orders.map((order) => order.id), created);
-		assert.ok(orders.every((order) => FINISHED_STATUSES.includes(String(order.status)) && order.waitEnded === 'confirmed'));
-		for (const delivery of sent) assert.ok(delivery.target.startsWith(`${webhookUrl}webhook-waiting/${execution.id}?`), delivery.target);
-		// A worker logs each job it starts: the first part and the resumed part of the execution are two jobs.
-		const pattern = new RegExp(`Worker started execution ${execution.id} `);
-		const starts = workerLogs.map((lines) => lines.filter((line) => pattern.test(line)).length);
-		assert.ok(starts.reduce((sum, count) => sum + count, 0) >= 2, `worker starts of execution ${execution.id}: ${starts.join(' / ')}`);
-		assert.ok(!n8n.serverLog.some((line) => /started execution/i.test(line)), 'the main process ran an execution itself');
-		const latency = callbackToResumeMs(execution, sent, created);
-		console.log(
-			`create and wait in queue mode: execution ${execution.id} (${execution.mode}) started on workers ${starts.join(' / ')} times (start + resume), ` +
-				`${orders.length} orders confirmed, last callback -> resume ${latency} ms`,
-		);
-	});
-	it('the callbacks reaching an n8n webhook process (WEBHOOK_URL pointing at it): it takes the resume, the execution resumes on a worker', async () => {
-		// The workers build the resume URL from WEBHOOK_URL: started again with the webhook process's address.
-		webhookProcess = await startN8nWebhook(n8n.dir, { env: n8n.env });
-		const webhookUrl = `${webhookProcess.url}/`;
-		for (const worker of workers) await worker.stop();
-		workerLogs = Array.from({ length: QUEUE_WORKERS }, () => []);
-		workers = [];
-		for (let index = 0; index < QUEUE_WORKERS; index++) {
-			workers.push(await startN8nWorker(n8n.dir, { env: { ...n8n.env, WEBHOOK_URL: webhookUrl }, onLine: (line) => workerLogs[index].push(line) }));
-		}
-		const mainLines = n8n.serverLog.length;
-		const { execution, created, sent } = await runAndResume(webhookProcess.url, webhookUrl);
-		assert.ok(['success'].includes(execution.status), `execution ${execution.id} ended ${execution.status}`);
-		assert.deepEqual(finalOrders(execution).map((order) => order.id), created);
-		// Answered by the webhook process (the only one listening there) and resumed on a worker. The callbacks come at
-		// once: one resumes the execution; n8n holds or refuses those that reach it while it resumes (no answer within
-		// the API's 10 s, 500 or 409), which the orders' reads no longer need.
-		for (const delivery of sent) assert.ok(delivery.target.startsWith(`${webhookUrl}webhook-waiting/${execution.id}?`), delivery.target);
-		const codes = sent.map((delivery) => delivery.attempts[0].statusCode ?? `none (${delivery.attempts[0].error ?? ''})`);
-		assert.ok(codes.includes(200), `answers: ${codes.join(', ')}`);
-		const pattern = new RegExp(`Worker started execution ${execution.id} `);
-		const starts = workerLogs.map((lines) => lines.filter((line) => pattern.test(line)).length);
-		assert.ok(starts.reduce((sum, count) => sum + count, 0) >= 2, `worker starts of execution ${execution.id}: ${starts.join(' / ')}`);
-		assert.ok(!n8n.serverLog.slice(mainLines).some((line) => /started execution/i.test(line)), 'the main process ran an execution itself');
-		console.log(
-			`create and wait in queue mode, the resume at an n8n webhook process: execution ${execution.id} started on workers ${starts.join(' / ')} times, ${created.length} orders confirmed, callbacks answered ${codes.join('/')}, last callback -> resume ${callbackToResumeMs(execution, sent, created)} ms`,
-		);
 	});
 });
