@@ -45,7 +45,12 @@ const trigger = new OllangTrigger().description;
 const OLD_LOOKBACK_LABEL = 'Watch Orders Created in the Last (Days)';
 /** A screenshot of the editor with something drawn on it is tens of KB; a blank page of this size is about 8 KB. */
 const MIN_SCREENSHOT_BYTES = 25_000;
-const SETTLE_MS = 30_000;
+/**
+ * How long the canvas or a panel may take to show everything. 30 s was not enough once in npm test (2026-11-28): the
+ * first trigger panel, beside the callback trigger's burst on two cores, showed its filters and options after that.
+ * A panel that shows them sooner ends the wait sooner.
+ */
+const SETTLE_MS = 90_000;
 
 function latestVersion(description: INodeTypeDescription): number {
 	return description.defaultVersion ?? (Array.isArray(description.version) ? Math.max(...description.version) : description.version);
