@@ -71,7 +71,7 @@ function completingEvents(order: IDataObject): IDataObject[] {
 }
 
 /** Whether the order's delivery log shows a completion at this instant (any writing of it): a genuine callback of it. */
-export function completedAt(order: IDataObject, instant: string): boolean {
+export function logShowsCompletionAt(order: IDataObject, instant: string): boolean {
 	const at = Date.parse(instant);
 	return completingEvents(order).some((event) => Date.parse(String(event.occurredAt)) === at);
 }

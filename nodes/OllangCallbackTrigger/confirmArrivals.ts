@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { Arrival } from './arrival';
 import { arrivalOf } from './arrival';
 import type { OrderRead } from './confirm';
-import { completedAt, completionItem, judge, readOrder } from './confirm';
+import { completionItem, judge, logShowsCompletionAt, readOrder } from './confirm';
 import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, sweptOrder, triggerScope } from './processed';
 import { memoryKeys } from './receive';
 import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
@@ -63,7 +63,7 @@ async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extra
 		// So the order stays noted, and the next sweep reads it (else only the sweep's rotating rechecks would), and
 		// this callback's repeats still start executions until then. A completedAt the log does not show is forged.
 		const claim = claimOfCompletion(callback, confirmation.completionKey);
-		const stale = claim !== keys.claim && callback.event === 'orderCompleted' && 'order' in read && completedAt(read.order, callback.completedAt);
+		const stale = claim !== keys.claim && callback.event === 'orderCompleted' && 'order' in read && logShowsCompletionAt(read.order, callback.completedAt);
 		if (claim === keys.claim) confirmedByPush(scope, callback.orderId);
 		else noteForSweep(scope, callback.orderId, { keep: true });
 		const claims = stale ? [claim] : [...new Set([keys.claim, claim])];
