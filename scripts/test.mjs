@@ -78,8 +78,8 @@ const MATRIX_MODES = {
  * so they run where 3.0's defaults are on (MATRIX_MODES); n8n's Retry of a failed execution (about 5 minutes of two
  * cores; `ExecutionService.retry` is the same in n8n 2.40.7 and 2.41.1, and the queue suite retries on a worker too)
  * and queue mode (11 minutes) run once, there too, where 3.0's defaults also put manual executions on workers (and
- * Create and Wait resumed on a worker, in the same n8n). The default version still starts queue mode in start.test.mts (`npm start -- --queue`) and takes callbacks
- * on two webhook processes (the bench's smoke, scenario 11).
+ * Create and Wait resumed on a worker, in the same n8n). The default version still starts queue mode in
+ * start.test.mts (`npm start -- --queue`) and takes callbacks on two webhook processes (the bench's smoke, scenario 11).
  */
 const NEWEST_ONLY = ['migration.test.mts', 'queue.test.mts', 'retry.test.mts'];
 

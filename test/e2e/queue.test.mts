@@ -459,15 +459,15 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	 * Order > Create and Wait (the example, started by a webhook) in this n8n: a worker builds the execution's resume
 	 * URL from WEBHOOK_URL (without it, from its own port, where nobody listens), so the workers are started again with
 	 * it pointing at `webhookUrl`. The execution read on the main until it waits, the orders completed, read until it
-	 * ended; the callbacks the API sent for its orders.
+	 * ended; the callbacks the API sent for its orders. `run` names the workflow (one per run).
 	 */
-	async function createAndWait(startUrl: string, webhookUrl: string) {
+	async function createAndWait(run: number, startUrl: string, webhookUrl: string) {
 		for (const [index, worker] of workers.entries()) {
 			await worker?.stop();
 			await startWorker(index, undefined, { WEBHOOK_URL: webhookUrl });
 		}
 		const mainLines = n8n.serverLog.length;
-		const { workflow, path: webhookPath } = asWebhookWorkflow(variant(`ollangCrWaitQue${createAndWaitRuns.length}`, `queue mode ${createAndWaitRuns.length + 1}`), 'queue');
+		const { workflow, path: webhookPath } = asWebhookWorkflow(variant(`ollangCrWaitQue${run}`, `queue mode ${run}`), 'queue');
 		const { id: _id, active: _active, pinData: _pinData, ...toSave } = workflow;
 		const saved = await createWorkflow(main!.url, cookie, toSave);
 		await activateWorkflow(main!.url, cookie, saved.id);
@@ -500,13 +500,11 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		const starts = workerLogs.map((lines) => lines.filter((line) => line.includes(`Worker started execution ${execution.id} `)).length);
 		assert.ok(starts.reduce((sum, count) => sum + count, 0) >= 2, `worker starts of execution ${execution.id}: ${starts.join(' / ')}`);
 		assert.ok(!n8n.serverLog.slice(mainLines).some((line) => /started execution/i.test(line)), 'the main process ran an execution itself');
-		createAndWaitRuns.push(execution.id);
 		return { execution, created, sent, starts, latency: callbackToResumeMs(execution, sent, created) };
 	}
-	const createAndWaitRuns: string[] = [];
 
 	it('Order > Create and Wait, a production run: started and resumed on workers, the callbacks answered by the main, every order confirmed', async () => {
-		const { execution, created, starts, latency } = await createAndWait(main!.url, `${main!.url}/`);
+		const { execution, created, starts, latency } = await createAndWait(1, main!.url, `${main!.url}/`);
 		assert.equal(execution.mode, 'webhook');
 		console.log(`create and wait in queue mode: execution ${execution.id} (${execution.mode}) started on workers ${starts.join(' / ')} times (start + resume), ${created.length} orders confirmed, last callback -> resume ${latency} ms`);
 	});
@@ -515,7 +513,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		// The webhook processes of the test before: the first takes the start and the callbacks (the only one they reach).
 		const webhookProcess = webhookProcesses[0];
 		assert.ok(webhookProcess !== undefined, 'the webhook processes of the test before are running');
-		const { execution, created, sent, starts, latency } = await createAndWait(webhookProcess.url, `${webhookProcess.url}/`);
+		const { execution, created, sent, starts, latency } = await createAndWait(2, webhookProcess.url, `${webhookProcess.url}/`);
 		// The callbacks come at once: one resumes the execution; n8n holds or refuses those that reach it while it
 		// resumes (no answer within the API's 10 s, 500 or 409), which the orders' reads no longer need.
 		const codes = sent.map((delivery) => delivery.attempts[0].statusCode ?? `none (${delivery.attempts[0].error ?? ''})`);
