@@ -61,7 +61,11 @@ export async function readOrder(this: OllangContext, orderId: string): Promise<O
  */
 export function orderCompletionKey(orderId: string, order: IDataObject): string {
 	const latest = completingEvents(order).at(-1);
-	return latest === undefined ? `order:${orderId}:no-delivery-log` : `order:${orderId}:${String(latest.occurredAt)}`;
+	return latest === undefined ? `order:${orderId}:no-delivery-log` : completionKeyOf(orderId, latest);
+}
+
+function completionKeyOf(orderId: string, event: IDataObject): string {
+	return `order:${orderId}:${String(event.occurredAt)}`;
 }
 
 /** The order's completing delivery events, oldest first. */
@@ -70,15 +74,18 @@ function completingEvents(order: IDataObject): IDataObject[] {
 	return events.filter((event) => (COMPLETING_EVENTS as readonly string[]).includes(String(event.type)) && typeof event.occurredAt === 'string');
 }
 
-/** Whether the order's delivery log shows a completion at this instant (any writing of it): a genuine callback of it. */
-export function logShowsCompletionAt(order: IDataObject, instant: string): boolean {
+/** The completing event of the order's delivery log at this instant (any writing of it), if the log shows one. */
+function completionAt(order: IDataObject, instant: string): IDataObject | undefined {
 	const at = Date.parse(instant);
-	return completingEvents(order).some((event) => Date.parse(String(event.occurredAt)) === at);
+	return Number.isNaN(at) ? undefined : completingEvents(order).find((event) => Date.parse(String(event.occurredAt)) === at);
 }
 
 /**
- * Whether the API's answer confirms the callback: the order is completed or delivered (its completion is the one
- * the API shows, whatever `completedAt` the body claims); for QC, its latest evaluation is this one and finished.
+ * Whether the API's answer confirms the callback. An order's callback is the completion it names when the order's
+ * delivery log shows a completing event at that instant, whatever happened since (a rerun under way, or completed
+ * again): the log is the API's word, and a late callback of an earlier completion is that completion. Any other
+ * `completedAt` (forged, or an order without a log) chooses nothing: the callback stands for the completion the API
+ * shows, once the order is completed or delivered. For QC, the order's latest evaluation is this one and finished.
  * The item is the API's answer, never the callback's body.
  */
 export function judge(callback: Callback, read: OrderRead): Confirmation {
@@ -86,6 +93,8 @@ export function judge(callback: Callback, read: OrderRead): Confirmation {
 	const { order } = read;
 	const status = String(order.status);
 	if (callback.event === 'orderCompleted') {
+		const named = completionAt(order, callback.completedAt);
+		if (named !== undefined) return { confirmed: true, completionKey: completionKeyOf(callback.orderId, named), item: completionItem(callback, order) };
 		if (!DONE_STATUSES.includes(status)) return { confirmed: false, reason: `order ${callback.orderId} is ${status}, not completed`, later: true };
 		return { confirmed: true, completionKey: orderCompletionKey(callback.orderId, order), item: completionItem(callback, order) };
 	}

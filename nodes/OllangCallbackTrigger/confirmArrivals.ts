@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { Arrival } from './arrival';
 import { arrivalOf } from './arrival';
 import type { OrderRead } from './confirm';
-import { completionItem, judge, logShowsCompletionAt, readOrder } from './confirm';
+import { completionItem, judge, readOrder } from './confirm';
 import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, sweptOrder, triggerScope } from './processed';
 import { memoryKeys } from './receive';
 import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
@@ -40,7 +40,8 @@ async function readShared(ctx: IExecuteFunctions, scope: string, arrival: Arriva
 /**
  * The claim (receive.ts's memory of answers) of the callback that names this completion: once it is emitted, that
  * callback's repeats need no execution. For an order, the callback naming the completion's instant, which is not
- * the one that brought it when a stale callback was confirmed as its order's later completion.
+ * the one that brought it when a callback whose instant the order's log does not show was confirmed as the order's
+ * current completion.
  */
 function claimOfCompletion(callback: Arrival['callback'], completionKey: string): string {
 	if (callback.event !== 'orderCompleted') return memoryKeys(callback).claim;
@@ -58,15 +59,10 @@ async function confirmPush(ctx: IExecuteFunctions, scope: string, arrival: Extra
 	}
 	const confirmation = judge(callback, read);
 	if (confirmation.confirmed) {
-		// A callback of an earlier completion, read after the order was rerun and completed again, is confirmed as the
-		// API's latest completion; its own is only in the order's delivery log, which no listed field shows changed.
-		// So the order stays noted, and the next sweep reads it (else only the sweep's rotating rechecks would), and
-		// this callback's repeats still start executions until then. A completedAt the log does not show is forged.
-		const claim = claimOfCompletion(callback, confirmation.completionKey);
-		const stale = claim !== keys.claim && callback.event === 'orderCompleted' && 'order' in read && logShowsCompletionAt(read.order, callback.completedAt);
-		if (claim === keys.claim) confirmedByPush(scope, callback.orderId);
-		else noteForSweep(scope, callback.orderId, { keep: true });
-		const claims = stale ? [claim] : [...new Set([keys.claim, claim])];
+		confirmedByPush(scope, callback.orderId);
+		// A completedAt the order's log does not show (forged, or an order without a log) stood for the current
+		// completion: its repeats, and the current completion's own callbacks, are settled with it.
+		const claims = [...new Set([keys.claim, claimOfCompletion(callback, confirmation.completionKey)])];
 		return { confirmed: { completionKey: confirmation.completionKey, json: { ...confirmation.item, completionKey: confirmation.completionKey, arrivedBy: 'push' }, claims } };
 	}
 	if (!confirmation.later) {

@@ -36,11 +36,8 @@ interface Memory {
 	answers: Map<string, RememberedAnswer>;
 	/** Order id -> its read under way: callbacks of one order arriving together share one read. */
 	reading: Map<string, Promise<unknown>>;
-	/**
-	 * Orders a callback named and no execution of this process confirmed yet: the next sweep reads them. `true`: kept
-	 * until that sweep even when another callback of the order is confirmed (one confirmed as a later completion).
-	 */
-	toSweep: Map<string, boolean>;
+	/** Orders a callback named and no execution of this process confirmed yet: the next sweep reads them. */
+	toSweep: Set<string>;
 	/** Order id -> the order as the last sweep read it, for that sweep's execution (in this process) not to read it again. */
 	swept: Map<string, { order: IDataObject; until: number }>;
 }
@@ -68,13 +65,13 @@ function forgetOldest<T>(entries: Map<string, T>, expired: (value: T) => boolean
 function memoryOf(scope: string): Memory {
 	let memory = memories.get(scope);
 	if (memory === undefined) {
-		memory = { answers: new Map(), reading: new Map(), toSweep: new Map(), swept: new Map() };
+		memory = { answers: new Map(), reading: new Map(), toSweep: new Set(), swept: new Map() };
 		memories.set(scope, memory);
 	}
 	const now = Date.now();
 	forgetOldest(memory.answers, (answer) => answer.until < now);
 	forgetOldest(memory.swept, (read) => read.until < now);
-	for (const orderId of memory.toSweep.keys()) {
+	for (const orderId of memory.toSweep) {
 		if (memory.toSweep.size <= KEEP_AT_MOST) break;
 		memory.toSweep.delete(orderId);
 	}
@@ -128,20 +125,18 @@ export function sweptOrder(scope: string, orderId: string): IDataObject | undefi
  * reads what push could not settle. In queue mode the workers confirm, so the main reads every order a callback
  * reached it for once more.
  */
-export function noteForSweep(scope: string, orderId: string, { keep = false } = {}): void {
-	const { toSweep } = memoryOf(scope);
-	toSweep.set(orderId, keep || toSweep.get(orderId) === true);
+export function noteForSweep(scope: string, orderId: string): void {
+	memoryOf(scope).toSweep.add(orderId);
 }
 
 export function confirmedByPush(scope: string, orderId: string): void {
-	const { toSweep } = memoryOf(scope);
-	if (toSweep.get(orderId) !== true) toSweep.delete(orderId);
+	memoryOf(scope).toSweep.delete(orderId);
 }
 
 /** The orders noted for the sweep since the last one, forgotten as they are handed over. */
 export function takeNotedForSweep(scope: string): string[] {
 	const { toSweep } = memoryOf(scope);
-	const orderIds = [...toSweep.keys()];
+	const orderIds = [...toSweep];
 	toSweep.clear();
 	return orderIds;
 }

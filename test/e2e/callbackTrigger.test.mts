@@ -30,6 +30,7 @@ import {
 	type RunningN8n,
 } from '../../scripts/n8n/runtime.mjs';
 import {
+	CALLBACK_TRIGGER_NODE,
 	callbackWorkflow,
 	createOrders,
 	deliveries,
@@ -41,11 +42,12 @@ import {
 	settledWithRepeats,
 	untilNoneSending,
 	untilRegistered,
+	untilSweepBaseline,
 	type CallbackDelivery,
 } from './callbacks.mts';
 import fc from 'fast-check';
 import { runSchedule, scheduleArbitrary, violations, type ScheduleReceiver, type ScheduleWorld } from '../trigger/callbackSchedule.cts';
-import { exampleNode, jsonIfRan, N8nUserFolder, readExample, SandboxClient, tally, testCredentials, WITH_N8N_3_DEFAULTS, waitFor, withoutLinkSignatures } from './harness.mts';
+import { exampleNode, jsonIfRan, N8nUserFolder, readExample, SandboxClient, tally, testCredentials, WITH_N8N_3_DEFAULTS, waitFor, withoutLinkSignatures, type WorkflowJson } from './harness.mts';
 
 type Json = Record<string, unknown>;
 type Item = Json & { executionId: string };
@@ -147,10 +149,13 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 20 
 	let emittedDeliveries: CallbackDelivery[] = [];
 
 	/** Publishes a workflow as the editor's Publish button does, and waits for n8n to serve its webhook. */
-	async function publish(workflow: { workflow: { id: string }; webhookId: string }, token?: string): Promise<string> {
+	/** Published, its webhook served and, when it sweeps, its first sweep run (its baseline set). */
+	async function publish(workflow: { workflow: WorkflowJson; webhookId: string }, token?: string): Promise<string> {
 		await activateWorkflow(server!.url, cookie, workflow.workflow.id);
 		const url = productionUrl(server!.url, workflow.webhookId, token);
 		await untilRegistered(url);
+		const trigger = workflow.workflow.nodes.find((node) => node.type === CALLBACK_TRIGGER_NODE);
+		if (Number((trigger?.parameters as { sweepMinutes?: number } | undefined)?.sweepMinutes ?? 5) > 0) await untilSweepBaseline(server!.url, cookie, workflow.workflow);
 		return url;
 	}
 

@@ -3,7 +3,7 @@
 // moved until every callback delivery has an outcome, and the completions each execution's trigger emitted.
 import { randomUUID } from 'node:crypto';
 
-import { readExecutionSummaries, readExecutions, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
+import { readExecutionSummaries, readExecutions, readWorkflowStaticData, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
 import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
 import { PACKAGE_NAME, SANDBOX_CREDENTIALS, triggerItems, waitFor, type SandboxClient, type WorkflowJson } from './harness.mts';
 
@@ -57,6 +57,26 @@ export async function untilRegistered(url: string): Promise<void> {
 			return !(response.status === 404 && text.includes('not registered'));
 		},
 		{ timeoutMs: 60_000, intervalMs: 250 },
+	);
+}
+
+/**
+ * Resolves once the published trigger's first sweep ran, the one that sets its baseline (completions after it are
+ * the sweep's to find). n8n 2.40 answers a publication before it activates the workflow, and registers the webhook
+ * before it runs the trigger: orders made as soon as the webhook answers could complete before the baseline, where
+ * the sweep counts them as history. n8n saves the static data once the activation ran, with the sweeps' baselines.
+ */
+export async function untilSweepBaseline(baseUrl: string, cookie: string, workflow: WorkflowJson): Promise<void> {
+	const trigger = workflow.nodes.find((node) => node.type === CALLBACK_TRIGGER_NODE)!;
+	const events = (trigger.parameters as { events?: string[] }).events ?? [];
+	const keys = events.map((event) => `ollangTriggerBaseline:${trigger.id}:sweep:${event}`);
+	await waitFor(
+		`the first sweep of ${workflow.name} (its baseline in n8n's static data)`,
+		async () => {
+			const global = ((await readWorkflowStaticData(baseUrl, cookie, workflow.id)) as { global?: Record<string, unknown> }).global ?? {};
+			return keys.every((key) => key in global);
+		},
+		{ timeoutMs: 120_000, intervalMs: 250 },
 	);
 }
 

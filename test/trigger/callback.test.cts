@@ -628,29 +628,40 @@ describe('Ollang Callback Trigger: forged traffic (a completion is the API\'s; r
 		console.log(`callback trigger: 1 completion + 20 forged variants at once: 1 emitted, ${firstExecutions} executions, ${firstReads} reads; its rerun + 22 callbacks: 1 emitted`);
 	});
 
-	it('a stale callback (the first completion\'s, read after the rerun completed) emits the rerun\'s completion; the rerun\'s callbacks then start no execution; the first completion is the sweep\'s', async () => {
+	it('a late callback of an earlier completion (read while the rerun runs, or after it completed) emits that completion, not the rerun\'s; each is answered from memory once emitted', async () => {
 		const trigger = await receiver();
-		const [orderId] = await completeQuietly(1, async () => await createOrders(1, trigger.url));
-		expect((await call(sandbox, 'POST', `/integration/orders/${orderId}/rerun`, { body: {} })).status).toBe(200);
-		await completeQuietly(1, async () => [orderId]);
-		const [first, second] = [bodyOf(orderId, 0), bodyOf(orderId, 1)];
-		const keyOf = (body: IDataObject) => `order:${orderId}:${String(body.completedAt)}`;
+		const [running, rerunDone] = await completeQuietly(2, async () => await createOrders(2, trigger.url));
+		const keyOf = (orderId: string, body: IDataObject) => `order:${orderId}:${String(body.completedAt)}`;
+		const emitted = () => trigger.emissions.flat().map((item) => [item.completionKey, item.arrivedBy]);
+		// One order's rerun is under way (not completed): its first completion's late callback is that completion.
+		expect((await call(sandbox, 'POST', `/integration/orders/${running}/rerun`, { body: {} })).status).toBe(200);
+		expect(await post(trigger.url, JSON.stringify(bodyOf(running, 0)))).toEqual(RECEIVED);
+		await trigger.idle();
+		expect(emitted()).toEqual([[keyOf(running, bodyOf(running, 0)), 'push']]);
+		// The other's rerun completed before the first completion's callback came: still the first completion.
+		expect((await call(sandbox, 'POST', `/integration/orders/${rerunDone}/rerun`, { body: {} })).status).toBe(200);
+		await completeQuietly(2, async () => [running, rerunDone]);
+		const [first, second] = [bodyOf(rerunDone, 0), bodyOf(rerunDone, 1)];
+		expect(second.completedAt).not.toBe(first.completedAt);
 		expect(await post(trigger.url, JSON.stringify(first))).toEqual(RECEIVED);
 		await trigger.idle();
-		expect(trigger.emissions.flat().map((item) => [item.completionKey, item.arrivedBy])).toEqual([[keyOf(second), 'push']]);
+		expect(emitted().slice(1)).toEqual([[keyOf(rerunDone, first), 'push']]);
+		// Sent again: settled, answered from memory. The rerun's own callback emits the rerun's completion.
 		const executions = trigger.executionsStarted;
-		// The rerun's own callback: its completion is emitted, so it is answered from memory.
-		expect(await post(trigger.url, JSON.stringify(second))).toEqual(RECEIVED);
+		expect(await post(trigger.url, JSON.stringify(first))).toEqual(RECEIVED);
 		await trigger.idle();
 		expect(trigger.executionsStarted).toBe(executions);
-		// The first callback again: its own completion is not emitted yet, so it is not taken as settled.
-		expect(await post(trigger.url, JSON.stringify(first))).toEqual(RECEIVED);
+		expect(await post(trigger.url, JSON.stringify(second))).toEqual(RECEIVED);
 		await trigger.idle();
 		expect(trigger.executionsStarted).toBe(executions + 1);
-		expect(trigger.emissions.flat()).toHaveLength(1);
-		// The order stayed noted for the sweep, which reads its log and emits the first completion.
+		expect(emitted().slice(2)).toEqual([[keyOf(rerunDone, second), 'push']]);
+		// The sweep finds the running order's rerun completion, whose callback never came; nothing else.
 		await trigger.sweep();
-		expect(ours(trigger.emissions, [orderId]).map((item) => [item.completionKey, item.arrivedBy])).toEqual([[keyOf(second), 'push'], [keyOf(first), 'sweep']]);
+		expect(ours(trigger.emissions, [running]).map((item) => [item.completionKey, item.arrivedBy])).toEqual([
+			[keyOf(running, bodyOf(running, 0)), 'push'],
+			[keyOf(running, bodyOf(running, 1)), 'sweep'],
+		]);
+		expect(ours(trigger.emissions, [rerunDone])).toHaveLength(2);
 	});
 
 	it('a completion the previous version recorded in n8n\'s store (keyed on the callback\'s completedAt) is still dropped after the upgrade', async () => {
