@@ -80,25 +80,43 @@ export async function readExecutions(baseUrl, cookie, workflowId, { limit = 250 
 	return executions;
 }
 
-/** The executions of one workflow as n8n lists them (`id`, `mode`, `status`, `startedAt`, `stoppedAt`), oldest first, without their run data. */
+/** Above any execution id n8n gives (its ids are 32-bit integers): the first page of an id range. */
+const BEYOND_LAST_ID = '2147483647';
+
+/**
+ * The executions of one workflow as n8n lists them (`id`, `mode`, `status`, `startedAt`, `stoppedAt`), oldest
+ * first, without their run data; the `limit` most recent.
+ *
+ * n8n answers at most 100 per request, and its list without a range is ordered by start time. n8n 2.41 pages that
+ * order with the `nextCursor` it returns (start time and id). 2.40 and 1.x return no cursor: paging below the
+ * smallest id of a page skips every execution that started earlier than the page's last one but has a larger id
+ * than its smallest (executions of a burst start out of id order, in queue mode above all). Given both ends of an id
+ * range they order by id instead, so there the pages are id ranges, newest first.
+ */
 export async function readExecutionSummaries(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	// n8n answers at most 100 per request: older ones are read page by page, newest first. n8n 2.41 pages with the
-	// `nextCursor` it returns (and refuses `lastId`); 2.40 and 1.x return none and page below `lastId`.
+	const page = async (size, range) => await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${size}${range}`);
 	const results = [];
-	for (let next = ''; results.length < limit; ) {
-		const pageSize = Math.min(100, limit - results.length);
-		const page = await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${pageSize}${next}`);
-		results.push(...page.results);
-		if (page.results.length < pageSize) break;
-		if ('nextCursor' in page) {
-			if (typeof page.nextCursor !== 'string' || page.nextCursor === '') break;
-			next = `&cursor=${encodeURIComponent(page.nextCursor)}`;
-		} else {
-			next = `&lastId=${Math.min(...page.results.map((summary) => Number(summary.id)))}`;
+	const first = await page(Math.min(100, limit), '');
+	if ('nextCursor' in first) {
+		results.push(...first.results);
+		let [current, size] = [first, Math.min(100, limit)];
+		while (results.length < limit && current.results.length >= size && typeof current.nextCursor === 'string' && current.nextCursor !== '') {
+			size = Math.min(100, limit - results.length);
+			current = await page(size, `&cursor=${encodeURIComponent(current.nextCursor)}`);
+			results.push(...current.results);
+		}
+	} else {
+		for (let below = BEYOND_LAST_ID; results.length < limit; ) {
+			const size = Math.min(100, limit - results.length);
+			const current = await page(size, `&firstId=0&lastId=${below}`);
+			results.push(...current.results);
+			if (current.results.length < size) break;
+			below = String(Math.min(...current.results.map((summary) => Number(summary.id))));
 		}
 	}
-	return [...results].sort((a, b) => Number(a.id) - Number(b.id));
+	const byId = new Map(results.map((summary) => [String(summary.id), summary]));
+	return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** A workflow's static data as n8n has it in its database (what survives a restart), through the REST API. */
