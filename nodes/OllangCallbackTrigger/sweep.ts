@@ -87,6 +87,11 @@ function sharedReads(helpers: Helpers): Helpers {
 /** Which of the Ollang Trigger's order events finds each callback event. */
 const SWEPT: Record<string, OrderEvent> = { orderCompleted: 'orderDeliveryEvent', qcEvaluationCompleted: 'qcEvaluationFinished' };
 
+/** The node id one event's sweep polls under: it salts the account digest and names the baseline (state.ts). */
+export function sweepNodeId(nodeId: string, event: string): string {
+	return `${nodeId}:sweep:${event}`;
+}
+
 /**
  * The Ollang Trigger's poll, run for one callback event inside this node: its parameters fixed (completing delivery
  * events or QC evaluations of recent orders), its state in a part of this node's static data of its own, and its
@@ -94,7 +99,7 @@ const SWEPT: Record<string, OrderEvent> = { orderCompleted: 'orderDeliveryEvent'
  */
 function pollContext(ctx: ITriggerFunctions, event: string, lookbackDays: number, helpers: Helpers): IPollFunctions {
 	const node = ctx.getNode();
-	const sweepNode: INode = { ...node, id: `${node.id}:sweep:${event}` };
+	const sweepNode: INode = { ...node, id: sweepNodeId(node.id, event) };
 	const parameters: IDataObject = {
 		event: SWEPT[event],
 		eventTypes: [...COMPLETING_EVENTS],

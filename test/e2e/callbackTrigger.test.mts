@@ -30,7 +30,6 @@ import {
 	type RunningN8n,
 } from '../../scripts/n8n/runtime.mjs';
 import {
-	CALLBACK_TRIGGER_NODE,
 	callbackWorkflow,
 	createOrders,
 	deliveries,
@@ -148,14 +147,15 @@ describe('the Ollang Callback Trigger in a real n8n (n8n start)', { timeout: 20 
 	/** The completions the first test emitted, to repeat after the restart. */
 	let emittedDeliveries: CallbackDelivery[] = [];
 
-	/** Publishes a workflow as the editor's Publish button does, and waits for n8n to serve its webhook. */
-	/** Published, its webhook served and, when it sweeps, its first sweep run (its baseline set). */
+	/**
+	 * Publishes a workflow as the editor's Publish button does, and waits for n8n to serve its webhook and, when the
+	 * trigger sweeps, for its first sweep (its baseline set).
+	 */
 	async function publish(workflow: { workflow: WorkflowJson; webhookId: string }, token?: string): Promise<string> {
 		await activateWorkflow(server!.url, cookie, workflow.workflow.id);
 		const url = productionUrl(server!.url, workflow.webhookId, token);
 		await untilRegistered(url);
-		const trigger = workflow.workflow.nodes.find((node) => node.type === CALLBACK_TRIGGER_NODE);
-		if (Number((trigger?.parameters as { sweepMinutes?: number } | undefined)?.sweepMinutes ?? 5) > 0) await untilSweepBaseline(server!.url, cookie, workflow.workflow);
+		await untilSweepBaseline(server!.url, cookie, workflow.workflow);
 		return url;
 	}
 

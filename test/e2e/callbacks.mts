@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { readExecutionSummaries, readExecutions, readWorkflowStaticData, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
+import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs, sweepNodeId } from '../../nodes/OllangCallbackTrigger/sweep.ts';
+import { recallBaseline } from '../../nodes/OllangTrigger/state.ts';
 import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
 import { PACKAGE_NAME, SANDBOX_CREDENTIALS, triggerItems, waitFor, type SandboxClient, type WorkflowJson } from './harness.mts';
 
@@ -62,19 +64,21 @@ export async function untilRegistered(url: string): Promise<void> {
 
 /**
  * Resolves once the published trigger's first sweep ran, the one that sets its baseline (completions after it are
- * the sweep's to find). n8n 2.40 answers a publication before it activates the workflow, and registers the webhook
- * before it runs the trigger: orders made as soon as the webhook answers could complete before the baseline, where
- * the sweep counts them as history. n8n saves the static data once the activation ran, with the sweeps' baselines.
+ * the sweep's to find); at once when its sweep is off. n8n 2.40 answers a publication before it activates the
+ * workflow, and registers the webhook before it runs the trigger: orders made as soon as the webhook answers could
+ * complete before the baseline, where the sweep counts them as history. n8n saves the static data once the
+ * activation ran, with the sweeps' baselines.
  */
 export async function untilSweepBaseline(baseUrl: string, cookie: string, workflow: WorkflowJson): Promise<void> {
 	const trigger = workflow.nodes.find((node) => node.type === CALLBACK_TRIGGER_NODE)!;
-	const events = (trigger.parameters as { events?: string[] }).events ?? [];
-	const keys = events.map((event) => `ollangTriggerBaseline:${trigger.id}:sweep:${event}`);
+	const parameters = trigger.parameters as { events?: string[]; sweepMinutes?: number };
+	if (sweepIntervalMs(parameters.sweepMinutes ?? DEFAULT_SWEEP_MINUTES) === 0) return;
+	const sweepNodes = (parameters.events ?? []).map((event) => sweepNodeId(String(trigger.id), event));
 	await waitFor(
 		`the first sweep of ${workflow.name} (its baseline in n8n's static data)`,
 		async () => {
 			const global = ((await readWorkflowStaticData(baseUrl, cookie, workflow.id)) as { global?: Record<string, unknown> }).global ?? {};
-			return keys.every((key) => key in global);
+			return sweepNodes.every((nodeId) => recallBaseline(global as never, nodeId) !== undefined);
 		},
 		{ timeoutMs: 120_000, intervalMs: 250 },
 	);
