@@ -79,7 +79,8 @@ const MATRIX_MODES = {
  * cores; `ExecutionService.retry` is the same in n8n 2.40.7 and 2.41.1, and the queue suite retries on a worker too)
  * and queue mode (11 minutes) run once, there too, where 3.0's defaults also put manual executions on workers (and
  * Create and Wait resumed on a worker, in the same n8n). The default version still starts queue mode in
- * start.test.mts (`npm start -- --queue`) and takes callbacks on two webhook processes (the bench's smoke, scenario 11).
+ * start.test.mts (`npm start -- --queue`, where Create and Wait runs with its callbacks at two webhook processes) and
+ * takes callbacks on two webhook processes (the bench's smoke, scenario 11).
  */
 const NEWEST_ONLY = ['migration.test.mts', 'queue.test.mts', 'retry.test.mts'];
 

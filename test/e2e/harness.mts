@@ -158,6 +158,14 @@ export class SandboxClient {
 		return new SandboxClient(sandbox.info, sandbox.stop);
 	}
 
+	/** A client of a sandbox another process started and stops (`npm start`'s): its keys read from its admin info. */
+	static async attach(baseUrl: string): Promise<SandboxClient> {
+		const response = await fetch(new URL('/__sandbox/info', baseUrl));
+		if (!response.ok) throw new Error(`sandbox info at ${baseUrl}: HTTP ${response.status}`);
+		const { keys, filesOrigin } = (await response.json()) as SandboxReady;
+		return new SandboxClient({ baseUrl, keys, filesOrigin }, async () => {});
+	}
+
 	async stop(): Promise<void> {
 		await this.stopProcess();
 	}

@@ -34,7 +34,7 @@ import {
 	type WorkflowJson,
 } from './harness.mts';
 import { asWebhookWorkflow, everyOperationWorkflows, itemsWorkflow } from './workflows.mts';
-import { callbackToResumeMs, createdBy, ENDED, finalOrders, FINISHED_STATUSES, MINUTES_TO_COMPLETE, variant, type Delivery } from './createAndWait.mts';
+import { createAndWaitInQueueMode } from './createAndWait.mts';
 import { callbackWorkflow, createOrders, emittedItems, finishedExecutions, productionUrl, RECEIVED, runClockUntil, settledWithRepeats, untilRegistered } from './callbacks.mts';
 
 type Json = Record<string, unknown>;
@@ -458,49 +458,18 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 	/**
 	 * Order > Create and Wait (the example, started by a webhook) in this n8n: a worker builds the execution's resume
 	 * URL from WEBHOOK_URL (without it, from its own port, where nobody listens), so the workers are started again with
-	 * it pointing at `webhookUrl`. The execution read on the main until it waits, the orders completed, read until it
-	 * ended; the callbacks the API sent for its orders. `run` names the workflow (one per run).
+	 * it pointing at `webhookUrl`. `run` names the workflow (one per run).
 	 */
 	async function createAndWait(run: number, startUrl: string, webhookUrl: string) {
 		for (const [index, worker] of workers.entries()) {
 			await worker?.stop();
 			await startWorker(index, undefined, { WEBHOOK_URL: webhookUrl });
 		}
-		const mainLines = n8n.serverLog.length;
-		const { workflow, path: webhookPath } = asWebhookWorkflow(variant(`ollangCrWaitQue${run}`, `queue mode ${run}`), 'queue');
-		const { id: _id, active: _active, pinData: _pinData, ...toSave } = workflow;
-		const saved = await createWorkflow(main!.url, cookie, toSave);
-		await activateWorkflow(main!.url, cookie, saved.id);
-		await sandbox.admin('PUT', 'callbacks/settings', { repeatProbability: 0 });
-		const before = new Set((await readExecutions(main!.url, cookie, saved.id)).map((execution) => execution.id));
-		const answer = await callProductionWebhook(startUrl, webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-		assert.equal(answer.status, 200, answer.text);
-		const settled = async (statuses: string[]) =>
-			await waitFor(
-				`the execution to be ${statuses.join(' or ')}`,
-				async () => {
-					const execution = (await readExecutions(main!.url, cookie, saved.id)).find((each) => !before.has(each.id));
-					return execution && statuses.includes(execution.status) ? execution : undefined;
-				},
-				{ timeoutMs: 180_000, intervalMs: 500 },
-			);
-		const waiting = await settled(['waiting']);
-		const created = createdBy(waiting);
-		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
-		const execution = await settled(ENDED);
-		const sent = (await sandbox.admin<{ deliveries: Delivery[] }>('GET', 'callbacks')).deliveries.filter((delivery) => created.includes(delivery.orderId));
-		assert.ok(sent.length === created.length && sent.every((delivery) => delivery.target.startsWith(webhookUrl)), `callbacks sent to ${sent.map((delivery) => delivery.target).join(', ')}`);
-		assert.equal(execution.id, waiting.id);
-		assert.equal(execution.status, 'success', `execution ${execution.id} ended ${execution.status}`);
-		const orders = finalOrders(execution);
-		assert.deepEqual(orders.map((order) => order.id), created);
-		assert.ok(orders.every((order) => FINISHED_STATUSES.includes(String(order.status)) && order.waitEnded === 'confirmed'), JSON.stringify(orders.map((order) => [order.status, order.waitEnded])));
-		for (const delivery of sent) assert.ok(delivery.target.startsWith(`${webhookUrl}webhook-waiting/${execution.id}?`), delivery.target);
-		// A worker logs each job it starts: the first part and the resumed part of the execution are two jobs.
-		const starts = workerLogs.map((lines) => lines.filter((line) => line.includes(`Worker started execution ${execution.id} `)).length);
-		assert.ok(starts.reduce((sum, count) => sum + count, 0) >= 2, `worker starts of execution ${execution.id}: ${starts.join(' / ')}`);
-		assert.ok(!n8n.serverLog.slice(mainLines).some((line) => /started execution/i.test(line)), 'the main process ran an execution itself');
-		return { execution, created, sent, starts, latency: callbackToResumeMs(execution, sent, created) };
+		return await createAndWaitInQueueMode(
+			{ restUrl: main!.url, cookie, sandbox, startUrl, webhookUrl, workerLogs: () => workerLogs, mainLog: () => n8n.serverLog },
+			`ollangCrWaitQue${run}`,
+			`queue mode ${run}`,
+		);
 	}
 
 	it('Order > Create and Wait, a production run: started and resumed on workers, the callbacks answered by the main, every order confirmed', async () => {
@@ -513,10 +482,9 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 		// The webhook processes of the test before: the first takes the start and the callbacks (the only one they reach).
 		const webhookProcess = webhookProcesses[0];
 		assert.ok(webhookProcess !== undefined, 'the webhook processes of the test before are running');
-		const { execution, created, sent, starts, latency } = await createAndWait(2, webhookProcess.url, `${webhookProcess.url}/`);
+		const { execution, created, codes, starts, latency } = await createAndWait(2, webhookProcess.url, `${webhookProcess.url}/`);
 		// The callbacks come at once: one resumes the execution; n8n holds or refuses those that reach it while it
 		// resumes (no answer within the API's 10 s, 500 or 409), which the orders' reads no longer need.
-		const codes = sent.map((delivery) => delivery.attempts[0].statusCode ?? `none (${delivery.attempts[0].error ?? ''})`);
 		assert.ok(codes.includes(200), `answers: ${codes.join(', ')}`);
 		console.log(`create and wait in queue mode, the resume at an n8n webhook process: execution ${execution.id} started on workers ${starts.join(' / ')} times, ${created.length} orders confirmed, callbacks answered ${codes.join('/')}, last callback -> resume ${latency} ms`);
 	});

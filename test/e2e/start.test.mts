@@ -2,7 +2,9 @@
 // folder, its banner read, n8n and the sandbox answering (in queue mode also the workers, the webhook processes behind
 // the balancer on the n8n port, PostgreSQL and Redis); then
 // SIGTERM or SIGINT sent to the npm process itself (not to a terminal's process group) must stop every process it
-// started and free the ports.
+// started and free the ports. In queue mode, before the signal, the create-and-wait example runs as users run it
+// there: started at the balancer, it waits on a worker, its orders' callbacks reach the webhook processes through
+// the balancer (WEBHOOK_URL), and it resumes on a worker.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,8 +15,10 @@ import { after, describe, it } from 'node:test';
 
 import { freePort } from '../../scripts/n8n/process.mjs';
 import { descendants, stillRunning } from '../harness/processTree.cts';
-import { REPO_ROOT } from '../../scripts/n8n/runtime.mjs';
-import { EXAMPLES_DIR } from './harness.mts';
+import { REPO_ROOT, signIn } from '../../scripts/n8n/runtime.mjs';
+import { QUEUE_WORKERS } from '../../scripts/n8n/queue-mode.mjs';
+import { EXAMPLES_DIR, SandboxClient } from './harness.mts';
+import { createAndWaitInQueueMode } from './createAndWait.mts';
 
 const BANNER_END = /Ctrl-C stops .* and the sandbox\./;
 
@@ -55,6 +59,26 @@ const exampleNames = readdirSync(EXAMPLES_DIR)
 	.filter((name) => name.endsWith('.json'))
 	.map((name) => String((JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) as { name: string }).name));
 
+/**
+ * npm start's stderr, one array of lines per process it prefixes (`n8n     | `, `worker1 | `, `webhook2 | `, ...),
+ * filled as the output comes.
+ */
+function linesByProcess(child: ChildProcessWithoutNullStreams): Map<string, string[]> {
+	const byProcess = new Map<string, string[]>();
+	let partial = '';
+	child.stderr.on('data', (chunk: Buffer) => {
+		const lines = `${partial}${chunk.toString('utf8')}`.split('\n');
+		partial = lines.pop() ?? '';
+		for (const line of lines) {
+			const match = /^(\S+) *\| (.*)$/.exec(line);
+			if (match === null) continue;
+			if (!byProcess.has(match[1])) byProcess.set(match[1], []);
+			byProcess.get(match[1])!.push(match[2]);
+		}
+	});
+	return byProcess;
+}
+
 /** A process's command line, from /proc ('' once it has ended). */
 function commandLine(pid: number): string {
 	try {
@@ -87,6 +111,7 @@ describe('npm start: ready with its banner, and stopped by a signal sent to the 
 			const userFolder = path.join(root, queue ? 'queue' : 'default');
 			const args = ['start', '--', '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort), '--user-folder', userFolder, ...(queue ? ['--queue'] : [])];
 			const npm = spawn('npm', args, { cwd: REPO_ROOT, env: { ...process.env, FORCE_COLOR: '0' } });
+			const output = linesByProcess(npm);
 			let started: number[] = [];
 			try {
 				const banner = await untilBanner(npm, 8 * 60_000);
@@ -113,6 +138,24 @@ describe('npm start: ready with its banner, and stopped by a signal sent to the 
 					assert.match(await unknownWebhook.text(), /not registered/, 'the n8n port sends /webhook/ to a webhook process');
 					assert.ok(running(/\bpostgres\b/) >= 1, 'PostgreSQL runs under npm start');
 					assert.ok(running(/redis-server/) >= 1, 'Redis runs under npm start');
+
+					const editorUrl = `http://localhost:${n8nPort}`;
+					const lines = (name: string) => output.get(name) ?? [];
+					const { first, execution, created, codes, starts } = await createAndWaitInQueueMode(
+						{
+							restUrl: editorUrl,
+							cookie: await signIn(editorUrl),
+							sandbox: await SandboxClient.attach(`http://127.0.0.1:${sandboxPort}`),
+							startUrl: editorUrl,
+							webhookUrl: `${editorUrl}/`,
+							workerLogs: () => Array.from({ length: QUEUE_WORKERS }, (_, index) => lines(`worker${index + 1}`)),
+							mainLog: () => lines('n8n'),
+						},
+						'ollangCrWaitStrt',
+						'npm start --queue',
+					);
+					assert.ok(codes.includes(200), `the callbacks' answers through the balancer: ${codes.join(', ')}`);
+					console.log(`npm start --queue: create and wait, execution ${execution.id} (first read: ${first.status}) started on workers ${starts.join(' / ')} times, ${created.length} orders confirmed, callbacks answered ${codes.join('/')} by the webhook processes`);
 				}
 
 				npm.kill(signal);
