@@ -16,7 +16,7 @@ import { ensureDevDependencies } from './lib/dev-dependencies.mjs';
 import { formatElapsed, log } from './n8n/process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, cacheRoot, ensureRuntime, importCredentials, importWorkflows, n8nFilesDir, packAndInstall, startN8n, startN8nWorker } from './n8n/runtime.mjs';
 import { freePort } from './n8n/process.mjs';
-import { MAIN_BEHIND_WEBHOOK_PROCESSES, QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, startQueueServices, startWebhookProcesses } from './n8n/queue-mode.mjs';
+import { MAIN_BEHIND_WEBHOOK_PROCESSES, QUEUE_WEBHOOK_PROCESSES, QUEUE_WORKERS, startQueueServices, startWebhookProcesses, WEBHOOK_PROCESS_SETTINGS } from './n8n/queue-mode.mjs';
 import { SANDBOX_CREDENTIALS, sandboxCredentials, startSandboxProcess } from './n8n/sandbox.mjs';
 
 const LOG_PREFIX = 'start';
@@ -232,7 +232,7 @@ async function main() {
 	let editorUrl = n8n.url;
 	if (queueMode) {
 		log(LOG_PREFIX, `starting ${QUEUE_WEBHOOK_PROCESSES} n8n webhook processes and the balancer on port ${n8nPort} ...`);
-		const tier = await startWebhookProcesses(userFolder, { env: queueEnv, mainUrl: n8n.url, port: n8nPort, onLine: (index, line) => process.stderr.write(`webhook${index + 1} | ${line}\n`) });
+		const tier = await startWebhookProcesses(userFolder, { env: { ...queueEnv, ...WEBHOOK_PROCESS_SETTINGS }, mainUrl: n8n.url, port: n8nPort, onLine: (index, line) => process.stderr.write(`webhook${index + 1} | ${line}\n`) });
 		tier.webhooks.forEach((webhook, index) => addServer(`webhook process ${index + 1}`, webhook.child, webhook.stop));
 		servers.push({ name: 'the balancer', stop: tier.balancer.stop });
 		editorUrl = `http://localhost:${n8nPort}`;

@@ -6,6 +6,7 @@ import type { RunningPostgres, RunningRedis } from './services.mjs';
 export const QUEUE_WORKERS: number;
 export const QUEUE_WEBHOOK_PROCESSES: number;
 export const MAIN_BEHIND_WEBHOOK_PROCESSES: Readonly<Record<string, string>>;
+export const WEBHOOK_PROCESS_SETTINGS: Readonly<Record<string, string>>;
 export const QUEUE_MODE_SETTINGS: Readonly<Record<string, string>>;
 export interface RunningQueueServices {
 	postgres: RunningPostgres;

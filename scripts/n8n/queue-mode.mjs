@@ -18,6 +18,14 @@ export const QUEUE_WEBHOOK_PROCESSES = 2;
 export const MAIN_BEHIND_WEBHOOK_PROCESSES = Object.freeze({ N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
 
 /**
+ * The webhook processes' settings. Before any webhook node but its own Webhook node runs, n8n acquires an expression
+ * isolate for it, a new one under a burst (about 34 ms of CPU each on two cores): acquired lazily, only when an
+ * expression runs, which the Ollang Callback Trigger's webhook never does. The webhook processes run no executions
+ * (the workers do), so nothing else changes there (docs/deployment.md, bench scenario 11: 200 callbacks at once).
+ */
+export const WEBHOOK_PROCESS_SETTINGS = Object.freeze({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
+
+/**
  * n8n's settings for every process (main and workers) besides the database and Redis: executions go through Redis
  * to the workers, manual ones too (as n8n 3.0 always does), and binary data lives in the database, which every
  * process reads (queue mode's default in n8n 2.x; a per-machine filesystem folder is not shared between containers).

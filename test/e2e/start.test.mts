@@ -16,7 +16,7 @@ import { after, describe, it } from 'node:test';
 import { freePort } from '../../scripts/n8n/process.mjs';
 import { descendants, stillRunning } from '../harness/processTree.cts';
 import { REPO_ROOT, signIn } from '../../scripts/n8n/runtime.mjs';
-import { QUEUE_WORKERS } from '../../scripts/n8n/queue-mode.mjs';
+import { QUEUE_WORKERS, WEBHOOK_PROCESS_SETTINGS } from '../../scripts/n8n/queue-mode.mjs';
 import { EXAMPLES_DIR, SandboxClient } from './harness.mts';
 import { createAndWaitInQueueMode } from './createAndWait.mts';
 
@@ -79,14 +79,15 @@ function linesByProcess(child: ChildProcessWithoutNullStreams): Map<string, stri
 	return byProcess;
 }
 
-/** A process's command line, from /proc ('' once it has ended). */
-function commandLine(pid: number): string {
+/** A process's command line, or its environment (`cmdline`, `environ`), from /proc ('' once it has ended). */
+function procEntries(pid: number, file: 'cmdline' | 'environ'): string[] {
 	try {
-		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+		return readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0');
 	} catch {
-		return '';
+		return [];
 	}
 }
+const commandLine = (pid: number): string => procEntries(pid, 'cmdline').join(' ');
 
 interface StartCase {
 	signal: 'SIGTERM' | 'SIGINT';
@@ -133,6 +134,10 @@ describe('npm start: ready with its banner, and stopped by a signal sent to the 
 					assert.equal(running(/\bn8n worker\b/), 2, 'two n8n workers');
 					assert.match(banner, /2 webhook processes \(pids \d+, \d+\) taking \/webhook\/ from the balancer/);
 					assert.equal(running(/\bn8n webhook\b/), 2, 'two n8n webhook processes');
+					for (const pid of started.filter((each) => /\bn8n webhook\b/.test(commandLine(each)))) {
+						const environment = procEntries(pid, 'environ');
+						for (const [key, value] of Object.entries(WEBHOOK_PROCESS_SETTINGS)) assert.ok(environment.includes(`${key}=${value}`), `webhook process ${pid} runs with ${key}=${value}`);
+					}
 					// Only a webhook process knows production webhooks: the main behind the balancer serves none.
 					const unknownWebhook = await fetch(`http://localhost:${n8nPort}/webhook/nothing-registered-here`, { method: 'POST' });
 					assert.match(await unknownWebhook.text(), /not registered/, 'the n8n port sends /webhook/ to a webhook process');

@@ -35,7 +35,7 @@ const project = JSON.parse(
 			 const s = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'services.mjs'))});
 			 const b = await import(${JSON.stringify(path.join(repoRoot, 'scripts', 'n8n', 'balancer.mjs'))});
 			 process.stdout.write(JSON.stringify({ workers: q.QUEUE_WORKERS, webhookProcesses: q.QUEUE_WEBHOOK_PROCESSES, settings: q.QUEUE_MODE_SETTINGS,
-			   mainSettings: q.MAIN_BEHIND_WEBHOOK_PROCESSES, webhookPaths: b.WEBHOOK_PROCESS_PATHS, singleWebhookPaths: b.SINGLE_WEBHOOK_PROCESS_PATHS,
+			   mainSettings: q.MAIN_BEHIND_WEBHOOK_PROCESSES, webhookSettings: q.WEBHOOK_PROCESS_SETTINGS, webhookPaths: b.WEBHOOK_PROCESS_PATHS, singleWebhookPaths: b.SINGLE_WEBHOOK_PROCESS_PATHS,
 			   database: s.DATABASE, databaseUser: s.DATABASE_USER }));`,
 		],
 		{ encoding: 'utf8' },
@@ -45,6 +45,7 @@ const project = JSON.parse(
 	webhookProcesses: number;
 	settings: Record<string, string>;
 	mainSettings: Record<string, string>;
+	webhookSettings: Record<string, string>;
 	webhookPaths: string[];
 	singleWebhookPaths: string[];
 	database: string;
@@ -78,6 +79,14 @@ describe('docker/docker-compose.yml: queue mode as `npm start -- --queue` runs i
 		for (const [key, value] of Object.entries(project.mainSettings)) expect({ key, value: main.environment?.[key] }).toEqual({ key, value });
 		for (const [name, service] of [...byCommand('webhook'), ...byCommand('worker')]) {
 			for (const key of Object.keys(project.mainSettings)) expect({ name, key, value: service.environment?.[key] }).toEqual({ name, key, value: undefined });
+		}
+		// The webhook processes' own settings (the expression isolate acquired lazily), on them only.
+		expect(Object.keys(project.webhookSettings).length).toBeGreaterThan(0);
+		for (const [name, service] of byCommand('webhook')) {
+			for (const [key, value] of Object.entries(project.webhookSettings)) expect({ name, key, value: service.environment?.[key] }).toEqual({ name, key, value });
+		}
+		for (const [name, service] of [...byCommand('start'), ...byCommand('worker')]) {
+			for (const key of Object.keys(project.webhookSettings)) expect({ name, key, value: service.environment?.[key] }).toEqual({ name, key, value: undefined });
 		}
 		expect(services.balancer.volumes).toEqual(['./nginx.conf:/etc/nginx/nginx.conf:ro']);
 		const nginx = readFileSync(path.join(dockerDir, 'nginx.conf'), 'utf8');
