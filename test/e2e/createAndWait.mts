@@ -76,9 +76,10 @@ export interface QueueRun {
 /**
  * Order > Create and Wait in queue mode, a production run: the example started by a webhook (`id` and `label` name
  * it), published on the main, started at `startUrl`, read until it waits, its orders completed (the sandbox's
- * clock), read until it ended (`first`: the first read of it). Asserts what every such run must show: the callbacks went to the resume URL under
- * `webhookUrl`, the execution that waited is the one that ended, successfully, with every order it created
- * confirmed finished, and it ran on the workers in two jobs (start and resume), never on the main.
+ * clock), read until it ended (`first`: the first read of it). Asserts what every such run must show: the
+ * callbacks went to the resume URL under `webhookUrl`, the execution that waited is the one that ended,
+ * successfully, with every order it created confirmed finished, and it ran on the workers in two jobs (start and
+ * resume), never on the main.
  */
 export async function createAndWaitInQueueMode(run: QueueRun, id: string, label: string) {
 	const { restUrl, cookie, sandbox, startUrl, webhookUrl } = run;
