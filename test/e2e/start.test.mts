@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { freePort } from '../../scripts/n8n/process.mjs';
+import { forEachLine, freePort } from '../../scripts/n8n/process.mjs';
 import { descendants, stillRunning } from '../harness/processTree.cts';
 import { REPO_ROOT, signIn } from '../../scripts/n8n/runtime.mjs';
 import { QUEUE_WORKERS, WEBHOOK_PROCESS_SETTINGS } from '../../scripts/n8n/queue-mode.mjs';
@@ -28,15 +28,16 @@ function untilBanner(child: ChildProcessWithoutNullStreams, timeoutMs: number): 
 		let output = '';
 		let errors = '';
 		const timer = setTimeout(() => reject(new Error(`no banner after ${timeoutMs} ms:\n${output}\n${errors.slice(-4000)}`)), timeoutMs);
-		child.stdout.on('data', (chunk: Buffer) => {
-			output += chunk.toString('utf8');
+		// Strings once linesByProcess set the stream's encoding (forEachLine).
+		child.stdout.on('data', (chunk: Buffer | string) => {
+			output += String(chunk);
 			if (BANNER_END.test(output)) {
 				clearTimeout(timer);
 				resolve(output);
 			}
 		});
-		child.stderr.on('data', (chunk: Buffer) => {
-			errors += chunk.toString('utf8');
+		child.stderr.on('data', (chunk: Buffer | string) => {
+			errors += String(chunk);
 		});
 		child.once('exit', (code, signal) => {
 			clearTimeout(timer);
@@ -65,16 +66,11 @@ const exampleNames = readdirSync(EXAMPLES_DIR)
  */
 function linesByProcess(child: ChildProcessWithoutNullStreams): Map<string, string[]> {
 	const byProcess = new Map<string, string[]>();
-	let partial = '';
-	child.stderr.on('data', (chunk: Buffer) => {
-		const lines = `${partial}${chunk.toString('utf8')}`.split('\n');
-		partial = lines.pop() ?? '';
-		for (const line of lines) {
-			const match = /^(\S+) *\| (.*)$/.exec(line);
-			if (match === null) continue;
-			if (!byProcess.has(match[1])) byProcess.set(match[1], []);
-			byProcess.get(match[1])!.push(match[2]);
-		}
+	forEachLine(child, (line, stream) => {
+		const match = stream === 'stderr' ? /^(\S+) *\| (.*)$/.exec(line) : null;
+		if (match === null) return;
+		if (!byProcess.has(match[1])) byProcess.set(match[1], []);
+		byProcess.get(match[1])!.push(match[2]);
 	});
 	return byProcess;
 }
