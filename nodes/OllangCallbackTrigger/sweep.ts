@@ -10,16 +10,18 @@ import type {
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { deepCopy, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { OrderEvent } from '../OllangTrigger/config';
 import { DEFAULT_LOOKBACK_DAYS } from '../OllangTrigger/config';
 import { pollTrigger } from '../OllangTrigger/poll';
 import { markForDetailRead } from '../OllangTrigger/state';
+import { SWEEP_HANDOVER_WAIT_MS } from '../shared/waits';
 import type { Arrival } from './arrival';
 import { arrivalItem } from './arrival';
 import { COMPLETING_EVENTS, readOrder } from './confirm';
 import { keepSweptOrder, takeNotedForSweep, triggerScope } from './processed';
+import { handOver, ranThrough, refused, settle, UNSETTLED_AT_MOST } from './unsettled';
 
 /**
  * The safety net under push. Callbacks are the fast path; the API gives up on a delivery after its retries (a burst
@@ -36,6 +38,8 @@ import { keepSweptOrder, takeNotedForSweep, triggerScope } from './processed';
  */
 
 export const DEFAULT_SWEEP_MINUTES = 5;
+
+const LOG = 'Ollang Callback Trigger:';
 
 /** How often a sleeping sweep loop checks that the workflow was not deactivated meanwhile. */
 const STOP_CHECK_MS = 1_000;
@@ -153,17 +157,6 @@ function sweptArrival(event: string, json: IDataObject): Arrival | undefined {
 	return { arrivedBy: 'sweep', callback: { event: 'qcEvaluationCompleted', orderId, evalId }, completionKey: `qc:${evalId}`, found: { order, evaluation } };
 }
 
-/** The sweep's cursors as they were before a sweep: put back when what it found could not be handed to n8n. */
-function sweepState(ctx: ITriggerFunctions): IDataObject {
-	const nodeData = ctx.getWorkflowStaticData('node');
-	return deepCopy(Object.fromEntries(Object.keys(SWEPT).map((event) => [`sweep:${event}`, nodeData[`sweep:${event}`] ?? {}])) as IDataObject);
-}
-
-function restoreSweepState(ctx: ITriggerFunctions, saved: IDataObject): void {
-	const nodeData = ctx.getWorkflowStaticData('node');
-	for (const [key, value] of Object.entries(saved)) nodeData[key] = value;
-}
-
 /** One sweep of every watched event: the arrivals it found (a failed event is logged; its cursors stay for the next). */
 export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]> {
 	const events = (this.getNodeParameter('events', []) as string[]).filter((event) => event in SWEPT);
@@ -180,7 +173,7 @@ export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]>
 			markForDetailRead(context.getWorkflowStaticData('node'), noted);
 			polled = await pollTrigger.call(context);
 		} catch (error) {
-			this.logger.warn(`Ollang Callback Trigger: the sweep for ${event} failed (${(error as Error).message}); it goes on from where it was at the next sweep`);
+			this.logger.warn(`${LOG} the sweep for ${event} failed (${(error as Error).message}); it goes on from where it was at the next sweep`);
 			continue;
 		} finally {
 			// n8n saves static data it saw changed: the poll wrote below this node's own object, so say so at its level.
@@ -210,32 +203,39 @@ async function pause(until: number, stopped: () => boolean): Promise<void> {
 	while (!stopped() && Date.now() < until) await sleep(Math.min(STOP_CHECK_MS, until - Date.now()));
 }
 
-/** How long a sweep waits to learn that n8n created the execution of what it found (longer: taken as created). */
-const EMISSION_CHECK_MS = 60_000;
-
 /**
- * Hands what one sweep found to n8n as one execution and waits until n8n has it (or a minute passed): when n8n
- * could not start the execution (its database not ready under a burst, a restart), the sweep's cursors are put back
- * as they were before it, so the next sweep finds the same completions again. Nothing found is lost on the way.
+ * Hands what a sweep found to n8n as one execution, with every completion an earlier sweep handed over that no
+ * execution has been seen to run through (unsettled.ts), and waits a while for n8n to end it (a later sweep hands
+ * over again what it did not). Resolves with the items handed over.
  */
-async function emitFound(ctx: ITriggerFunctions, found: IDataObject[], before: IDataObject, stopped: () => boolean): Promise<void> {
-	if (found.length === 0 || stopped()) return;
+async function emitFound(ctx: ITriggerFunctions, found: IDataObject[], stopped: () => boolean): Promise<IDataObject[]> {
+	if (stopped()) return [];
+	const { items, keys, givenUp } = handOver(ctx.getWorkflowStaticData('node'), found, Date.now(), SWEEP_HANDOVER_WAIT_MS);
+	if (givenUp > 0) ctx.logger.warn(`${LOG} ${givenUp} completions n8n never ran through were given up (more than ${UNSETTLED_AT_MOST} waited)`);
+	if (items.length === 0) return [];
 	const done = ctx.helpers.createDeferredPromise<IRun>();
-	let failed: Error | undefined;
-	let settled = false;
+	let ended = false;
 	done.promise.then(
-		() => (settled = true),
+		(run) => {
+			ended = true;
+			if (ranThrough(run)) settle(ctx.getWorkflowStaticData('node'), keys);
+			else ctx.logger.warn(`${LOG} the execution of ${items.length} completions the sweep handed over did not run through; the next sweep hands them over again`);
+		},
 		(error: Error) => {
-			failed = error;
-			settled = true;
+			ended = true;
+			refused(ctx.getWorkflowStaticData('node'), keys);
+			ctx.logger.warn(`${LOG} n8n did not start the execution of ${items.length} completions the sweep handed over (${error.message}); the next sweep hands them over again`);
 		},
 	);
-	ctx.emit([found.map((json) => ({ json }))], undefined, done);
-	const until = Date.now() + EMISSION_CHECK_MS;
-	while (!settled && !stopped() && Date.now() < until) await sleep(Math.min(STOP_CHECK_MS / 10, until - Date.now()));
-	if (failed === undefined) return;
-	restoreSweepState(ctx, before);
-	ctx.logger.warn(`Ollang Callback Trigger: n8n did not start the execution of ${found.length} completions the sweep found (${failed.message}); the next sweep finds them again`);
+	ctx.emit([items.map((json) => ({ json }))], undefined, done);
+	const until = Date.now() + SWEEP_HANDOVER_WAIT_MS;
+	while (!ended && !stopped() && Date.now() < until) await sleep(Math.min(STOP_CHECK_MS / 10, until - Date.now()));
+	return items;
+}
+
+/** One sweep now, and its hand-over to n8n (as the sweep's loop runs each after the first): the items handed over. */
+export async function sweepAndEmit(this: ITriggerFunctions, stopped: () => boolean = () => false): Promise<IDataObject[]> {
+	return await emitFound(this, await sweepOnce.call(this), stopped);
 }
 
 /**
@@ -247,17 +247,15 @@ export async function startSweeps(this: ITriggerFunctions): Promise<ITriggerResp
 	if (this.getMode() === 'manual' || intervalMs === 0) return {};
 	let stopped = false;
 	const isStopped = () => stopped;
-	const firstBefore = sweepState(this);
 	const first = await sweepOnce.call(this);
 	void (async () => {
 		// After trigger() returned: n8n has the activation, and its executions, in hand.
 		await sleep(1);
-		await emitFound(this, first, firstBefore, isStopped);
+		await emitFound(this, first, isStopped);
 		while (!stopped) {
 			await pause(Date.now() + intervalMs, isStopped);
 			if (stopped) break;
-			const before = sweepState(this);
-			await emitFound(this, await sweepOnce.call(this), before, isStopped);
+			await sweepAndEmit.call(this, isStopped);
 		}
 	})();
 	return {

@@ -21,3 +21,9 @@ export const OTHER_SEND_WAIT_MS = 15_000;
  * jitter. Long enough for the API to recover from a brief overload.
  */
 export const RETRY_BACKOFF_BASE_MS = 500;
+
+/**
+ * How long the callback trigger's sweep waits for n8n to end the execution of what it handed over before sweeping
+ * on (nodes/OllangCallbackTrigger/sweep.ts); what has not ended by then is handed over again by a later sweep.
+ */
+export const SWEEP_HANDOVER_WAIT_MS = 60_000;

@@ -6,3 +6,4 @@
 export const READ_BACK_AFTER_MS = 30;
 export const OTHER_SEND_WAIT_MS = 1_800;
 export const RETRY_BACKOFF_BASE_MS = 20;
+export const SWEEP_HANDOVER_WAIT_MS = 150;

@@ -38,7 +38,8 @@ import type {
 import { NodeHelpers, Workflow, deepCopy } from 'n8n-workflow';
 import { TriggerContext, WebhookContext } from 'n8n-core';
 import { OllangCallbackTrigger } from '../../nodes/OllangCallbackTrigger/OllangCallbackTrigger.node';
-import { sweepOnce } from '../../nodes/OllangCallbackTrigger/sweep';
+import { sweepAndEmit } from '../../nodes/OllangCallbackTrigger/sweep';
+import { SWEEP_HANDOVER_WAIT_MS } from '../../nodes/shared/waits';
 import { runStartedExecution } from './engine.cts';
 import { createAdditionalData, createCredentialsHelper, getRuntime, nodeTypes, ollangCredential, registerNodeType } from './runtime.cts';
 
@@ -68,6 +69,16 @@ export interface WebhookReceiverOptions {
 	role?: 'main' | 'webhook';
 }
 
+/**
+ * How n8n loses the execution of a sweep's emission: `refused`, it says it cannot run it (its database not ready);
+ * `dropped`, it takes it and never runs it or says so (a queue job lost, the main gone before it started); `late`,
+ * it runs it after the sweep stopped waiting for it.
+ */
+export type EmissionLoss = 'refused' | 'dropped' | 'late';
+
+/** How much later than the sweep's wait a `late` execution starts. */
+const LATE_BY_WAITS = 3;
+
 /** One execution the receiver started: what started it, what the trigger emitted, the error it failed with. */
 export interface ExecutionRecord {
 	startedBy: 'webhook' | 'trigger';
@@ -96,14 +107,17 @@ export interface WebhookReceiver {
 	/** The workflow's static data as n8n's database holds it. */
 	readonly savedStaticData: IDataObject;
 	/**
-	 * One sweep of the activated trigger now, as its own loop runs one (sweep.ts startSweeps: sweepOnce on the
-	 * activation's TriggerContext, what it found emitted in one execution), and that execution awaited. Resolves
-	 * with the arrivals it emitted. Throws when the receiver has no activation (manual mode, a webhook process) or its
-	 * trigger() started no sweep.
+	 * One sweep of the activated trigger now, as its own loop runs each after the first (sweep.ts sweepAndEmit on the
+	 * activation's TriggerContext: what it found, and what earlier sweeps handed over unsettled, emitted in one
+	 * execution), and the executions then under way awaited. Resolves with the items it handed over. With `lose`,
+	 * n8n loses that execution (EmissionLoss). Throws when the receiver has no activation (manual mode, a webhook
+	 * process) or its trigger() started no sweep.
 	 */
-	sweep(): Promise<IDataObject[]>;
+	sweep(lose?: EmissionLoss): Promise<IDataObject[]>;
 	/** Resolves once every execution started so far (and any they lead to) has ended. */
 	idle(): Promise<void>;
+	/** idle(), once the executions n8n took and starts late have started too. */
+	settled(): Promise<void>;
 	/** n8n stopping: the trigger closed (nothing saved), the server closed, executions under way finished. */
 	close(): Promise<void>;
 }
@@ -122,14 +136,14 @@ let receiverCount = 0;
  * The packages it imports (n8n-workflow) are the ones the harness's n8n-core uses, as in one n8n process (and loaded
  * once: evaluating them again per restart was most of a restart's time).
  */
-function freshModules(): { nodeType: INodeType; sweep: typeof sweepOnce } {
-	let loaded: { nodeType: INodeType; sweep: typeof sweepOnce } | undefined;
+function freshModules(): { nodeType: INodeType; sweep: typeof sweepAndEmit } {
+	let loaded: { nodeType: INodeType; sweep: typeof sweepAndEmit } | undefined;
 	const workflowPackage = require('n8n-workflow') as object;
 	jest.isolateModules(() => {
 		jest.doMock('n8n-workflow', () => workflowPackage);
 		const node = require('../../nodes/OllangCallbackTrigger/OllangCallbackTrigger.node') as typeof import('../../nodes/OllangCallbackTrigger/OllangCallbackTrigger.node');
 		const sweep = require('../../nodes/OllangCallbackTrigger/sweep') as typeof import('../../nodes/OllangCallbackTrigger/sweep');
-		loaded = { nodeType: new node.OllangCallbackTrigger(), sweep: sweep.sweepOnce };
+		loaded = { nodeType: new node.OllangCallbackTrigger(), sweep: sweep.sweepAndEmit };
 	});
 	jest.dontMock('n8n-workflow');
 	return loaded!;
@@ -175,7 +189,7 @@ async function listen(server: Server, port: number): Promise<void> {
 export async function createWebhookReceiver(options: WebhookReceiverOptions): Promise<WebhookReceiver> {
 	await getRuntime();
 	const earlier = options.restartOf === undefined ? undefined : internals.get(options.restartOf);
-	const modules = options.restartOf ? freshModules() : { nodeType: nodeTypes.getByName(OLLANG_CALLBACK_TRIGGER_NODE_TYPE) as INodeType, sweep: sweepOnce };
+	const modules = options.restartOf ? freshModules() : { nodeType: nodeTypes.getByName(OLLANG_CALLBACK_TRIGGER_NODE_TYPE) as INodeType, sweep: sweepAndEmit };
 	const { nodeType } = modules;
 	const types = processNodeTypes(nodeType);
 	const mode = options.mode ?? 'webhook';
@@ -201,6 +215,8 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 	const executions: ExecutionRecord[] = [];
 	const triggerErrors: Error[] = [];
 	const pending = new Set<Promise<void>>();
+	/** Executions n8n took and starts late (EmissionLoss 'late'). */
+	const owed = new Set<Promise<unknown>>();
 	let executionsStarted = 0;
 	let answeredBeforeStart = 0;
 
@@ -330,6 +346,7 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 	const url = `http://127.0.0.1:${port}/webhook/${path}`;
 
 	// The leader main activates the workflow: trigger() beside the webhook (ActiveWorkflowManager.add).
+	let nextLoss: EmissionLoss | undefined;
 	let activation: { context: TriggerContext; workflow: Workflow; response: ITriggerResponse | undefined } | undefined;
 	if (mode === 'webhook' && (options.role ?? 'main') === 'main' && nodeType.trigger !== undefined) {
 		const workflow = workflowAsSaved();
@@ -345,10 +362,20 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 				// TriggerExecutionContextFactory's emit: save the static data, then run the published workflow; its done
 				// promise settles when the execution has ended (or could not start).
 				saveStaticData(workflow);
-				void startExecution('trigger', data[0], 'trigger').then(
-					(run) => donePromise?.resolve(run as IRun),
-					(error: Error) => donePromise?.reject(error),
-				);
+				const loss = nextLoss;
+				nextLoss = undefined;
+				if (loss === 'refused') return donePromise?.reject(new Error('Database is not ready!'));
+				if (loss === 'dropped') return;
+				const run = () =>
+					startExecution('trigger', data[0], 'trigger').then(
+						(ended) => donePromise?.resolve(ended as IRun),
+						(error: Error) => donePromise?.reject(error),
+					);
+				if (loss === undefined) return void run();
+				// Started later, while the schedule goes on: idle() awaits it once it started, settled() before.
+				const later = new Promise<void>((resolve) => setTimeout(resolve, LATE_BY_WAITS * SWEEP_HANDOVER_WAIT_MS)).then(run);
+				owed.add(later);
+				void later.finally(() => owed.delete(later));
 			},
 			(error) => {
 				triggerErrors.push(error);
@@ -393,22 +420,21 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions): Pr
 			return deepCopy(database.staticData);
 		},
 		workflowId,
-		async sweep() {
+		async sweep(lose?: EmissionLoss) {
 			if (activation === undefined) throw new Error('this receiver has no activated trigger (manual mode, or a webhook process)');
 			// trigger() answers a closeFunction only when it started its sweeps (not with Sweep Every 0).
 			if (activation.response?.closeFunction === undefined) throw new Error('the activated trigger runs no sweep');
-			const found = await modules.sweep.call(activation.context);
-			// As the node's loop hands a sweep's findings to n8n (sweep.ts emitFound): one execution, its done promise
-			// awaited.
-			if (found.length > 0) {
-				const done = activation.context.helpers.createDeferredPromise<IRun>();
-				activation.context.emit([found.map((json) => ({ json }))], undefined, done);
-				await done.promise;
-			}
+			nextLoss = lose;
+			const handed = await modules.sweep.call(activation.context);
+			nextLoss = undefined;
 			await idle();
-			return found;
+			return handed;
 		},
 		idle,
+		async settled() {
+			while (owed.size > 0) await Promise.allSettled([...owed]);
+			await idle();
+		},
 		close: async () => {
 			if (own.closed) return;
 			own.closed = true;

@@ -24,10 +24,18 @@ export type Step =
 	| { kind: 'restart'; process: 0 | 1 }
 	/** The main's sweep now; with `alongside`, that real delivery sent to `process` at the same moment. */
 	| { kind: 'sweep'; alongside: number | null; process: 0 | 1 }
+	/**
+	 * The main's sweep now, and n8n loses the execution of what it hands over: refuses it (its database not ready),
+	 * drops it (never runs it, never says), or runs it late (after the sweep stopped waiting for it).
+	 */
+	| { kind: 'sweepLost'; how: EmissionLoss }
 	/** n8n's main stopped (its URL refuses connections) until an 'up', a restart of it, or the schedule's end. */
 	| { kind: 'down' }
 	/** n8n's main started again (its sweep at activation runs). */
 	| { kind: 'up' };
+
+/** How n8n loses a sweep's execution (test/harness/webhook.cts EmissionLoss). */
+export type EmissionLoss = 'refused' | 'dropped' | 'late';
 
 /** How often the API tries a delivery that was not answered 2xx (the sandbox's policies): 1, 2 or 4 attempts in all. */
 export type Retries = 'none' | 'once' | 'three';
@@ -56,6 +64,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('readsFail' as const), times: fc.integer({ min: 1, max: 8 }) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('restart' as const), process: processIndex }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('sweep' as const), alongside: fc.option(fc.nat(), { nil: null }), process: processIndex }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('sweepLost' as const), how: fc.constantFrom<EmissionLoss>('refused', 'dropped', 'late') }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'down' as const }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'up' as const }) },
 );
@@ -94,10 +103,11 @@ export interface ScheduleWorld {
 	/** n8n stopped under this receiver: its URL refuses connections. Without it, 'down' steps do nothing. */
 	stop?(receiver: ScheduleReceiver): Promise<void>;
 	/**
-	 * One sweep of the main now (its trigger()'s), its execution ended. A world without it sweeps on its own schedule
-	 * and must have swept after the last phase by the time `emitted()` answers; 'sweep' steps then do nothing.
+	 * One sweep of the main now (its trigger()'s), its execution ended (with `lose`, lost so). A world without it
+	 * sweeps on its own schedule and must have swept after the last phase by the time `emitted()` answers; 'sweep'
+	 * and 'sweepLost' steps then do nothing.
 	 */
-	sweep?(main: ScheduleReceiver): Promise<void>;
+	sweep?(main: ScheduleReceiver, lose?: EmissionLoss): Promise<void>;
 	/** AI-only document orders; their callbacks recorded, not sent. */
 	createOrders(count: number): Promise<string[]>;
 	rerun(orderId: string): Promise<void>;
@@ -185,10 +195,10 @@ export async function runSchedule(world: ScheduleWorld, drawn: Schedule): Promis
 			if (status >= 200 && status < 300 && !answerLost) answered.add(delivery.id);
 		});
 	};
-	const sweep = async () => {
+	const sweep = async (lose?: EmissionLoss) => {
 		if (world.sweep === undefined || mainDown) return;
 		const before = await world.orderReads();
-		await world.sweep(processes[0]);
+		await world.sweep(processes[0], lose);
 		sweepReads += (await world.orderReads()) - before;
 	};
 	const up = async () => {
@@ -219,7 +229,8 @@ export async function runSchedule(world: ScheduleWorld, drawn: Schedule): Promis
 			else if (drawnStep.kind === 'sweep') {
 				const alongside = drawnStep.alongside === null ? [] : [deliver([pool[drawnStep.alongside % pool.length]], 'real', target(drawnStep.process))];
 				await Promise.all([sweep(), ...alongside]);
-			} else if (drawnStep.kind === 'down') {
+			} else if (drawnStep.kind === 'sweepLost') await sweep(drawnStep.how);
+			else if (drawnStep.kind === 'down') {
 				if (world.stop === undefined || mainDown) continue;
 				await world.stop(processes[0]);
 				mainDown = true;
