@@ -120,7 +120,7 @@ async function runTopology(context, scenario, topology, settingsEnv = {}) {
 		const run = {
 			mainUrl,
 			cookie,
-			reader: new ExecutionReader(mainUrl, cookie, { limit: 20_000 }),
+			reader: new ExecutionReader(mainUrl, cookie, { limit: 20_000, storedData: n8n.storedData }),
 			sweepMs: scenario.sweepMinutes * 60_000,
 			sweepBoundMs: scenario.sweepBoundMs,
 			firstLookMs: scenario.firstLookMs,
@@ -147,6 +147,7 @@ async function runTopology(context, scenario, topology, settingsEnv = {}) {
 			bursts: bursts.map((burst) => ({ size: burst.size, retries: burst.retries, webhook: answerFigures(burst.webhook.deliveries), trigger: triggerFigures(burst.trigger, emissions) })),
 			sustained,
 			forwardedToWebhookProcesses: forwarded ? [...forwarded.webhooks] : undefined,
+			executionsRedacted: { readFromDatabase: run.reader.readFromDatabase.size, unreadable: run.reader.unreadable.size },
 		};
 	} finally {
 		await cleanUp();
@@ -172,6 +173,8 @@ async function startN8nFor(topology, userFolder, stops, settingsEnv) {
 	stops.push(tier.stop);
 	return {
 		mainUrl: main.url,
+		// An execution's data as n8n stored it (flatted), for those n8n redacts in its REST API.
+		storedData: (id) => services.postgres.query(`SELECT data FROM execution_data WHERE "executionId" = ${Number(id)}`)[0]?.[0],
 		callbackBase: tier.balancer.url,
 		forwarded: tier.balancer.forwarded,
 		describe: `queue mode: main (pid ${main.child.pid}, production webhooks off), ${QUEUE_WORKERS} workers (pids ${workers.map((worker) => worker.child.pid).join(', ')}), ${QUEUE_WEBHOOK_PROCESSES} \`n8n webhook\` processes (pids ${tier.webhooks.map((webhook) => webhook.child.pid).join(', ')}) behind the balancer, PostgreSQL, Redis`,

@@ -162,25 +162,49 @@ function pollOrderIds(items) {
 	return items.filter((item) => COMPLETION_EVENTS.includes(item.type)).map((item) => item.orderId);
 }
 
-/** Reads a workflow's finished executions through n8n's REST API, each one's run data once (also bench/bursts.mjs). */
+/**
+ * Reads a workflow's finished executions through n8n's REST API, each one's run data once (also bench/bursts.mjs).
+ * n8n 2.40 redacts the items of an execution whose start could not check its credentials (its database timing out
+ * under a burst: "redacting run for everyone"), for every user; `storedData(id)` reads such an execution's data from
+ * n8n's database instead (the set-ups on PostgreSQL), and the executions read so are counted (`readFromDatabase`);
+ * without it they are `unreadable`.
+ */
 export class ExecutionReader {
 	/** `limit`: the most recent executions read (n8n's list is newest first). */
-	constructor(url, cookie, { limit = 250 } = {}) {
+	constructor(url, cookie, { limit = 250, storedData, parse } = {}) {
 		this.url = url;
 		this.cookie = cookie;
 		this.limit = limit;
+		this.storedData = storedData;
+		/** n8n's own flatted parse by default (how it stores and sends run data). */
+		this.parse = parse;
 		this.details = new Map();
+		this.readFromDatabase = new Set();
+		this.unreadable = new Set();
+	}
+
+	/** An execution's run data, from the REST API or (redacted there) from n8n's database. */
+	async runData(id, parse) {
+		const detail = await restRequest(this.url, this.cookie, 'GET', `/rest/executions/${id}`);
+		const data = parse(detail.data);
+		if (data.redactionInfo?.isRedacted !== true) return data;
+		const stored = this.storedData === undefined ? undefined : await this.storedData(id);
+		if (stored === undefined) {
+			this.unreadable.add(id);
+			return data;
+		}
+		this.readFromDatabase.add(id);
+		return parse(stored);
 	}
 
 	/** orderId -> the start times (ms) of the trigger node in every execution that emitted it. */
 	async starts(workflowId, nodeName, orderIdsOf) {
-		const { parse } = requireFromN8n(await ensureRuntime(), 'flatted');
+		const parse = (this.parse ??= requireFromN8n(await ensureRuntime(), 'flatted').parse);
 		const starts = new Map();
 		for (const summary of await readExecutionSummaries(this.url, this.cookie, workflowId, { limit: this.limit })) {
 			if (summary.status === 'new' || summary.status === 'running') continue;
 			if (!this.details.has(summary.id)) {
-				const detail = await restRequest(this.url, this.cookie, 'GET', `/rest/executions/${summary.id}`);
-				const run = parse(detail.data).resultData.runData[nodeName]?.[0];
+				const run = (await this.runData(summary.id, parse)).resultData.runData[nodeName]?.[0];
 				this.details.set(summary.id, { startTime: run?.startTime ?? Date.parse(summary.startedAt), items: (run?.data?.main?.[0] ?? []).map((item) => item.json) });
 			}
 			const { startTime, items } = this.details.get(summary.id);

@@ -130,7 +130,7 @@ export async function startPostgres({ label = 'n8n' } = {}) {
 		},
 		/** Runs one SQL statement through psql; returns its rows as arrays of strings (tab-separated output). */
 		query(sql) {
-			const out = execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE_USER, '-d', DATABASE, '-At', '-F', '\t', '-c', sql], { encoding: 'utf8' });
+			const out = execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', DATABASE_USER, '-d', DATABASE, '-At', '-F', '\t', '-c', sql], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
 			return out.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
 		},
 		stop,
