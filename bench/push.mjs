@@ -184,7 +184,8 @@ export class ExecutionReader {
 	}
 
 	/** An execution's run data, from the REST API or (redacted there) from n8n's database. */
-	async runData(id, parse) {
+	async runData(id) {
+		const parse = (this.parse ??= requireFromN8n(await ensureRuntime(), 'flatted').parse);
 		const detail = await restRequest(this.url, this.cookie, 'GET', `/rest/executions/${id}`);
 		const data = parse(detail.data);
 		if (data.redactionInfo?.isRedacted !== true) return data;
@@ -199,12 +200,11 @@ export class ExecutionReader {
 
 	/** orderId -> the start times (ms) of the trigger node in every execution that emitted it. */
 	async starts(workflowId, nodeName, orderIdsOf) {
-		const parse = (this.parse ??= requireFromN8n(await ensureRuntime(), 'flatted').parse);
 		const starts = new Map();
 		for (const summary of await readExecutionSummaries(this.url, this.cookie, workflowId, { limit: this.limit })) {
 			if (summary.status === 'new' || summary.status === 'running') continue;
 			if (!this.details.has(summary.id)) {
-				const run = (await this.runData(summary.id, parse)).resultData.runData[nodeName]?.[0];
+				const run = (await this.runData(summary.id)).resultData.runData[nodeName]?.[0];
 				this.details.set(summary.id, { startTime: run?.startTime ?? Date.parse(summary.startedAt), items: (run?.data?.main?.[0] ?? []).map((item) => item.json) });
 			}
 			const { startTime, items } = this.details.get(summary.id);

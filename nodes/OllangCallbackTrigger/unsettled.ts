@@ -77,11 +77,6 @@ export function refused(nodeData: IDataObject, keys: string[]): void {
 	keep(nodeData, entries);
 }
 
-/** How many completions wait to be handed over again. */
-export function unsettledCount(nodeData: IDataObject): number {
-	return Object.keys(unsettledOf(nodeData)).length;
-}
-
 /**
  * Whether the execution n8n ended ran through: this node's claim was made. An execution that failed later on (a
  * node after the trigger) counts as not run through: handed over again, its completions are dropped by the claim,

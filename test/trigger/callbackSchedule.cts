@@ -12,6 +12,7 @@
 // forged callbacks bounded.
 import fc from 'fast-check';
 import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
+import type { EmissionLoss } from '../harness/webhook.cts';
 
 type Json = Record<string, unknown>;
 
@@ -33,9 +34,6 @@ export type Step =
 	| { kind: 'down' }
 	/** n8n's main started again (its sweep at activation runs). */
 	| { kind: 'up' };
-
-/** How n8n loses a sweep's execution (test/harness/webhook.cts EmissionLoss). */
-export type EmissionLoss = 'refused' | 'dropped' | 'late';
 
 /** How often the API tries a delivery that was not answered 2xx (the sandbox's policies): 1, 2 or 4 attempts in all. */
 export type Retries = 'none' | 'once' | 'three';

@@ -2,8 +2,10 @@
 // gives up on past its bound, and which ended executions count as run through. The generated schedules
 // (callbackSchedules.test.cts) drive it through n8n-core with executions refused, dropped and run late.
 import type { IDataObject, IRun } from 'n8n-workflow';
-import { handOver, ranThrough, refused, settle, unsettledCount, UNSETTLED_AT_MOST } from '../../nodes/OllangCallbackTrigger/unsettled';
+import { handOver, ranThrough, refused, settle, UNSETTLED_AT_MOST } from '../../nodes/OllangCallbackTrigger/unsettled';
 
+/** How many completions wait in the node's static data to be handed over again. */
+const unsettledCount = (nodeData: IDataObject): number => Object.keys((nodeData['sweep:unsettled'] as IDataObject | undefined) ?? {}).length;
 const item = (key: string): IDataObject => ({ arrivedBy: 'sweep', completionKey: key, orderId: key.split(':')[1] });
 
 describe('the sweep hands over again what no execution ran through', () => {
