@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { OllangContext } from '../Ollang/transport';
 import { apiPath, apiRequest } from '../Ollang/transport';
 import { asNodeError } from '../OllangTrigger/pollSession';
+import { isDoneStatus, isFinishedEvaluation } from '../shared/orderProgress';
 import type { Callback } from './callback';
 
 /**
@@ -20,8 +21,6 @@ export type OrderRead = { order: IDataObject } | { refusedWith: number };
 
 /** Per read (after the transport's own retries, the execution leaves the callback to the sweep). */
 const READ_TIMEOUT_MS = 5_000;
-
-const DONE_STATUSES = ['completed', 'delivered'];
 
 /**
  * The delivery events that complete an order (the reference's DeliveryEvent types): the AI pipeline's delivery for
@@ -95,14 +94,14 @@ export function judge(callback: Callback, read: OrderRead): Confirmation {
 	if (callback.event === 'orderCompleted') {
 		const named = completionAt(order, callback.completedAt);
 		if (named !== undefined) return { confirmed: true, completionKey: completionKeyOf(callback.orderId, named), item: completionItem(callback, order) };
-		if (!DONE_STATUSES.includes(status)) return { confirmed: false, reason: `order ${callback.orderId} is ${status}, not completed`, later: true };
+		if (!isDoneStatus(status)) return { confirmed: false, reason: `order ${callback.orderId} is ${status}, not completed`, later: true };
 		return { confirmed: true, completionKey: orderCompletionKey(callback.orderId, order), item: completionItem(callback, order) };
 	}
 	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
 	if (!evaluation || evaluation.id !== callback.evalId) {
 		return { confirmed: false, reason: `evaluation ${callback.evalId} is not the latest of order ${callback.orderId}`, later: false };
 	}
-	if (evaluation.isLoading === true) return { confirmed: false, reason: `evaluation ${callback.evalId} is still running`, later: true };
+	if (!isFinishedEvaluation(evaluation)) return { confirmed: false, reason: `evaluation ${callback.evalId} is still running`, later: true };
 	return { confirmed: true, completionKey: `qc:${callback.evalId}`, item: completionItem(callback, order, evaluation) };
 }
 

@@ -36,6 +36,7 @@ import type { OrderEventConfig, OrderWatch } from './config';
 import type { PollOutcome, PollSession } from './pollSession';
 import { asNodeError, failureKind, recordPollTime } from './pollSession';
 import type { OrderCursor, TriggerState } from './state';
+import { finishedEvaluationOf, isEvaluationRunning } from '../shared/orderProgress';
 
 const DAY_MS = 86_400_000;
 /** Orders read by "Fetch Test Event". */
@@ -98,20 +99,6 @@ export function eventItem(order: IDataObject, event: IDataObject, eventIndex: nu
 		orderId: order.id ?? null,
 		order: orderFields,
 	};
-}
-
-/** The order's latest QC evaluation once it finished (not loading, with an id), else undefined. */
-function finishedEvaluation(order: IDataObject): IDataObject | undefined {
-	const evaluation = order.latestEvaluation;
-	if (evaluation === null || typeof evaluation !== 'object' || Array.isArray(evaluation)) return undefined;
-	const record = evaluation as IDataObject;
-	if (record.isLoading === true || typeof record.id !== 'string' || record.id === '') return undefined;
-	return record;
-}
-
-function isEvaluationLoading(order: IDataObject): boolean {
-	const evaluation = order.latestEvaluation as IDataObject | null | undefined;
-	return evaluation !== null && typeof evaluation === 'object' && evaluation.isLoading === true;
 }
 
 /** One QC Evaluation Finished item: the evaluation's results, a stable id, and the order it belongs to. */
@@ -288,7 +275,7 @@ function consumeDeliveryEvents(config: OrderEventConfig, cursor: OrderCursor, or
  * the same rule whenever the order is read, so a state n8n did not keep is recomputed to the same answer.
  */
 function consumeEvaluation(cursor: OrderCursor, order: IDataObject, emit: boolean): IDataObject[] {
-	const evaluation = finishedEvaluation(order);
+	const evaluation = finishedEvaluationOf(order);
 	if (evaluation === undefined || evaluation.id === cursor.evaluation) return [];
 	cursor.evaluation = String(evaluation.id);
 	const requestedAt = timeOf(evaluation.createdAt);
@@ -308,7 +295,7 @@ function consumeEvents(config: OrderEventConfig, cursor: OrderCursor, order: IDa
 	cursor.rebase = false;
 	cursor.horizons = {};
 	// A QC evaluation in progress: the order is read on every poll until it finishes.
-	cursor.needsDetail = config.event === 'qcEvaluationFinished' && isEvaluationLoading(order);
+	cursor.needsDetail = config.event === 'qcEvaluationFinished' && isEvaluationRunning(order);
 	cursor.readFailed = false;
 	cursor.fingerprint = fingerprint(order);
 	const createdAt = timeOf(order.createdAt);
@@ -433,7 +420,7 @@ export async function sampleOrderEvent(
 	for (const order of orders) {
 		if (!matchesWatch(order, watch)) continue;
 		if (config.event === 'qcEvaluationFinished') {
-			const evaluation = finishedEvaluation(order);
+			const evaluation = finishedEvaluationOf(order);
 			if (evaluation !== undefined) consider(evaluationItem(order, evaluation), evaluation.createdAt);
 			continue;
 		}

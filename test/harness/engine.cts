@@ -92,7 +92,7 @@ export async function runWorkflow(workflow: WorkflowDefinition, options: RunWork
  * workflow's current static data ("with currently saved workflow") or the one stored with the execution ("with
  * original workflow", from before the failed run).
  */
-export async function retryWorkflow(failed: IRun, workflow: WorkflowDefinition, credentials: CredentialsById): Promise<IRun> {
+export async function retryWorkflow(failed: IRun, workflow: WorkflowDefinition, credentials: CredentialsById, executionId?: string): Promise<IRun> {
 	// Stored executions are JSON: the retry reads a copy, not the objects of the run that failed.
 	const data = JSON.parse(JSON.stringify(failed.data)) as IRun['data'];
 	const { lastNodeExecuted } = data.resultData;
@@ -101,7 +101,7 @@ export async function retryWorkflow(failed: IRun, workflow: WorkflowDefinition, 
 		const runs = data.resultData.runData[lastNodeExecuted];
 		if (runs && runs.length > 0 && runs[runs.length - 1].error !== undefined) runs.pop();
 	}
-	const { instance, execution } = await prepareExecution(workflow, credentials, 'retry', data);
+	const { instance, execution } = await prepareExecution(workflow, credentials, 'retry', data, executionId);
 	return await execution.processRunExecutionData(instance);
 }
 

@@ -6,52 +6,28 @@
 // - webhook() returning no workflowData: the request is answered and the stored execution is left as it was;
 // - with workflowData: the node's stack entry takes those items (forwardAllOutputs) and the execution goes on;
 // - the wait's time running out (WaitTracker): the stored copy runs on; n8n-core's handleWaitingState disables the
-//   node, so its input items pass through and none of its code runs.
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription, IRun, IWebhookData, WorkflowExecuteMode } from 'n8n-workflow';
+//   node, so its input items pass through and none of its code runs (our node leaves itself a second stack entry,
+//   which n8n then runs: nodes/Ollang/actions/order/wait/nextCheck.ts);
+// - n8n's Retry of a failed execution (retry()): a new execution on the stored data (engine.cts retryWorkflow).
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, IRun, IWebhookData, WorkflowExecuteMode } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow, deepCopy } from 'n8n-workflow';
 import { WebhookContext } from 'n8n-core';
 import type { WorkflowDefinition } from './engine.cts';
-import { continueExecution, runWorkflow } from './engine.cts';
-import { OLLANG_NODE_TYPE, createAdditionalData, createCredentialsHelper, getRuntime, latestVersion, nodeTypes, ollangCredential, registerNodeType } from './runtime.cts';
+import { continueExecution, retryWorkflow, runWorkflow } from './engine.cts';
+import { OLLANG_NODE_TYPE, createAdditionalData, createCredentialsHelper, getRuntime, latestVersion, nodeTypes, ollangCredential } from './runtime.cts';
 import { testItemsNode } from './test-items-node.cts';
 
 export const WAITING_NODE = 'Create and wait';
 export const AFTER_NODE = 'After';
-export const LOOP_NODE = 'Check again?';
-const LOOP_NODE_TYPE = 'harness.checkAgainLoop';
-
-/**
- * What an If node on `{{ $json.waitEnded }}` equals "checkAgain" does in the example workflow: items whose wait
- * ended unread go to output 0 (wired back into Create and Wait), the rest to output 1.
- */
-class CheckAgainLoop implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Check Again Loop',
-		name: 'checkAgainLoop',
-		group: ['transform'],
-		version: 1,
-		description: 'Test-only If on waitEnded',
-		defaults: { name: 'Check again?' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-		properties: [],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }));
-		return [items.filter((item) => item.json.waitEnded === 'checkAgain'), items.filter((item) => item.json.waitEnded !== 'checkAgain')];
-	}
-}
-registerNodeType(LOOP_NODE_TYPE, new CheckAgainLoop());
-
 export interface WaitingOptions {
 	parameters: INodeParameters;
 	credentials: { baseUrl: string; apiKey: string } & ICredentialDataDecryptedObject;
 	items?: IDataObject[];
 	mode?: WorkflowExecuteMode;
-	continueOnFail?: boolean;
-	/** Create and Wait -> an If on waitEnded: "checkAgain" back into Create and Wait, the rest to After (the example's loop). */
-	loop?: boolean;
+	/** The workflow's id (its static data and n8n's deduplication store are the workflow's): a new one by default. */
+	workflowId?: string;
+	/** The node's Settings > On Error. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 export interface RequestOutcome {
@@ -70,6 +46,8 @@ export interface WaitingExecution {
 	request(body?: IDataObject): Promise<RequestOutcome>;
 	/** The wait's time ran out: n8n's WaitTracker runs the stored execution on. */
 	timeOut(): Promise<void>;
+	/** n8n's Retry of the stored execution, which failed: from now on this object is the Retry's execution. */
+	retry(): Promise<void>;
 	/** What the node output in its last run (before a wait: the orders created, or the 'checkAgain' items). */
 	output(): INodeExecutionData[];
 	/** How many times the node ran (a round of the loop is one more). */
@@ -85,7 +63,7 @@ const ollangNode = () => nodeTypes.getByName(OLLANG_NODE_TYPE) as INodeType;
 /** Test Items -> Create and Wait -> After. */
 export async function startWaiting(options: WaitingOptions): Promise<WaitingExecution> {
 	await getRuntime();
-	const executionId = `harness-waiting-${process.pid}-${++waitingCount}`;
+	let executionId = `harness-waiting-${process.pid}-${++waitingCount}`;
 	const credential = ollangCredential(options.credentials);
 	const source = testItemsNode((options.items ?? [{}]).map((json) => ({ json })), 'Test Items');
 	const after = testItemsNode([], AFTER_NODE);
@@ -97,23 +75,16 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		position: [200, 0],
 		parameters: options.parameters,
 		credentials: credential.nodeCredentials,
-		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const main = NodeConnectionTypes.Main;
-	const loop: INode = { id: 'check-again-loop', name: LOOP_NODE, type: LOOP_NODE_TYPE, typeVersion: 1, position: [400, 0], parameters: {} };
 	const workflow: WorkflowDefinition = {
-		id: `harness-waiting-workflow-${waitingCount}`,
-		nodes: options.loop ? [source, node, loop, after] : [source, node, after],
-		connections: options.loop
-			? {
-					[source.name]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }]] },
-					[WAITING_NODE]: { [main]: [[{ node: LOOP_NODE, type: main, index: 0 }]] },
-					[LOOP_NODE]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }], [{ node: AFTER_NODE, type: main, index: 0 }]] },
-				}
-			: {
-					[source.name]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }]] },
-					[WAITING_NODE]: { [main]: [[{ node: AFTER_NODE, type: main, index: 0 }]] },
-				},
+		id: options.workflowId ?? `harness-waiting-workflow-${waitingCount}`,
+		nodes: [source, node, after],
+		connections: {
+			[source.name]: { [main]: [[{ node: WAITING_NODE, type: main, index: 0 }]] },
+			[WAITING_NODE]: { [main]: [[{ node: AFTER_NODE, type: main, index: 0 }]] },
+		},
 	};
 	const mode = options.mode ?? 'trigger';
 	/** n8n's database copy: JSON, read back for each request and for the time-out. */
@@ -165,13 +136,21 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		stored = JSON.parse(JSON.stringify(await continueExecution(workflow, execution.data, credential.credentialsById, execution.mode, executionId))) as IRun;
 	};
 
+	const retry = async () => {
+		if (stored.status !== 'error') throw new Error(`execution ${executionId} did not fail (n8n offers no Retry)`);
+		executionId = `harness-waiting-${process.pid}-${++waitingCount}`;
+		stored = JSON.parse(JSON.stringify(await retryWorkflow(stored, workflow, credential.credentialsById, executionId))) as IRun;
+	};
+
 	const lastRun = (name: string): INodeExecutionData[] => {
 		const runs = stored.data.resultData.runData[name] ?? [];
 		return runs[runs.length - 1]?.data?.[main]?.[0] ?? [];
 	};
 
 	return {
-		executionId,
+		get executionId() {
+			return executionId;
+		},
 		get stored() {
 			return stored;
 		},
@@ -180,6 +159,7 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		},
 		request,
 		timeOut,
+		retry,
 		output: () => lastRun(WAITING_NODE),
 		runs: () => stored.data.resultData.runData[WAITING_NODE]?.length ?? 0,
 		afterRan: () => (stored.data.resultData.runData[AFTER_NODE]?.length ?? 0) > 0,

@@ -1,14 +1,13 @@
 // Order > Create and Wait through n8n-core's engine against the sandbox: the orders created as Order > Create
-// creates them, each with the execution's resume URL; the execution stored as waiting; requests to the resume URL
-// handled as n8n 2.40 handles them (test/harness/waiting.cts): read from the stored copy, the node's webhook() run,
-// the execution resumed only when the API shows every order done.
+// creates them, each with the execution's resume URL, then read; the execution stored as waiting until the next check;
+// requests to the resume URL and the checks' time running out handled as n8n 2.40 handles them
+// (test/harness/waiting.cts): n8n runs the node again when it resumes the execution, and the node reads the orders.
 import { createHash } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import { readBinary } from '../harness/engine.cts';
 import type { WaitingExecution } from '../harness/waiting.cts';
 import { startWaiting } from '../harness/waiting.cts';
-import { run, useSandbox } from './setup.cts';
+import { useSandbox } from './setup.cts';
 
 // The sandbox sends no callback (each test makes the requests the resume URL receives itself, in the order it needs).
 const sandbox = useSandbox({ callbacks: { dropNext: 1_000_000 } });
@@ -28,19 +27,26 @@ const createAndWait = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-async function start(extra: INodeParameters = {}, items?: IDataObject[], loop = false): Promise<WaitingExecution> {
+async function start(extra: INodeParameters = {}, items?: IDataObject[], onError?: 'continueRegularOutput' | 'continueErrorOutput', workflowId?: string): Promise<WaitingExecution> {
 	return await startWaiting({
 		parameters: createAndWait(extra),
 		credentials: { baseUrl: sandbox().baseUrl, apiKey: sandbox().keys.owner },
 		items,
-		loop,
+		onError,
+		workflowId,
 	});
 }
 
-/** The orders a waiting execution created, from its node's output before the wait. */
+/** The orders a waiting execution waits for, from its node's output while it waits. */
 function createdIds(execution: WaitingExecution): string[] {
 	return execution.output().map((item) => String(item.json.orderId));
 }
+
+/** When the execution's current wait ends (ms since the epoch). */
+const waitTill = (execution: WaitingExecution) => new Date(execution.stored.waitTill!).getTime();
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+/** The output as [orderId, status, done]. */
+const outcomes = (execution: WaitingExecution) => execution.output().map((item) => [item.json.orderId, item.json.status, item.json.done]);
 
 /** Moves an order's completion `minutes` later (its AI delivery, the step after the one scheduled at creation). */
 function delayCompletion(orderId: string, minutes: number): void {
@@ -52,11 +58,13 @@ const reads = (orderIds: string[]) =>
 const posts = () => sandbox().requests.count({ method: 'POST' });
 
 describe('Order > Create and Wait', () => {
-	it('creates one order per language with the resume URL as Callback URL, then waits with no time limit', async () => {
+	it('creates one order per language with the resume URL as Callback URL, reads them, then waits until the next check (5 minutes), at most a day', async () => {
+		const before = Date.now();
 		const execution = await start();
 
 		expect(execution.waiting).toBe(true);
-		expect(new Date(execution.stored.waitTill!).getTime()).toBe(WAIT_INDEFINITELY.getTime());
+		expect(waitTill(execution)).toBeGreaterThanOrEqual(before + 5 * 60_000);
+		expect(waitTill(execution)).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
 		const ids = createdIds(execution);
 		expect(ids).toHaveLength(3);
 		const orders = ids.map((id) => sandbox().state.orders.get(id));
@@ -66,33 +74,77 @@ describe('Order > Create and Wait', () => {
 		expect(resumeUrl).toMatch(new RegExp(`^https://n8n\\.example\\.com/webhook-waiting/${execution.executionId}\\?signature=[0-9a-f]{64}$`));
 		expect(orders.map((order) => order?.options.callbackUrl)).toEqual([resumeUrl, resumeUrl, resumeUrl]);
 		expect(posts()).toBe(1);
+		// Read before waiting.
+		expect(reads(ids)).toBe(3);
 		expect(execution.afterRan()).toBe(false);
+		expect(execution.output().map((item) => item.json)).toEqual(ids.map((orderId) => ({ orderId, done: false })));
 	});
 
-	it('languages completing minutes apart: each request reads every order, and only the one after the last resumes', async () => {
+	it('languages completing minutes apart: each request reads every order, and only the one after the last resumes; the node outputs each order once, with a summary', async () => {
 		const execution = await start();
 		const ids = createdIds(execution);
 		delayCompletion(ids[1], 3);
 		delayCompletion(ids[2], 6);
-		const outcomes: boolean[] = [];
+		const resumed: boolean[] = [];
 		for (const minutes of [MINUTES_TO_COMPLETE, 3, 3]) {
 			sandbox().clock.advance(minutes);
 			sandbox().requests.reset();
-			const outcome = await execution.request({ orderId: ids[outcomes.length], status: 'completed' });
-			expect(reads(ids)).toBe(3);
+			const outcome = await execution.request({ orderId: ids[resumed.length], status: 'completed' });
 			expect(outcome.answer).toEqual({ received: true });
-			outcomes.push(outcome.resumed);
+			resumed.push(outcome.resumed);
+			// The request read every order; after the last, the node's run read them again to output them.
+			expect(reads(ids)).toBe(outcome.resumed ? 6 : 3);
 		}
 
-		expect(outcomes).toEqual([false, false, true]);
+		expect(resumed).toEqual([false, false, true]);
 		expect(execution.waiting).toBe(false);
 		expect(execution.stored.status).toBe('success');
 		expect(execution.afterRan()).toBe(true);
+		expect(execution.runs()).toBe(1);
 		const output = execution.output();
-		expect(output.map((item) => [item.json.id, item.json.targetLanguage, item.json.status, item.json.waitEnded])).toEqual(
-			ids.map((id, index) => [id, LANGUAGES[index], 'completed', 'confirmed']),
+		expect(output.map((item) => [item.json.orderId, item.json.targetLanguage, item.json.status, item.json.done])).toEqual(
+			ids.map((id, index) => [id, LANGUAGES[index], 'completed', true]),
 		);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
+		for (const item of output) expect(item.json.summary).toEqual({ allDone: true, done: 3, total: 3, notDone: [], cancelled: [] });
 		expect(posts()).toBe(0);
+	});
+
+	it('every callback lost: at the next check the node reads the orders and carries on, creating nothing, with one run', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		sandbox().requests.reset();
+
+		await execution.timeOut();
+
+		expect(execution.waiting).toBe(false);
+		expect(execution.stored.status).toBe('success');
+		expect(execution.afterRan()).toBe(true);
+		expect(execution.runs()).toBe(1);
+		expect(outcomes(execution)).toEqual(ids.map((id) => [id, 'completed', true]));
+		expect(reads(ids)).toBe(3);
+		expect(posts()).toBe(0);
+	});
+
+	it('orders still under way at a check: it waits again until the next one (no run added), and a callback then resumes it', async () => {
+		const execution = await start({ options: { checkEvery: 2 } });
+		const ids = createdIds(execution);
+		for (let check = 0; check < 3; check++) {
+			const before = Date.now();
+			await execution.timeOut();
+			expect(execution.waiting).toBe(true);
+			expect(waitTill(execution)).toBeGreaterThanOrEqual(before + 2 * 60_000);
+			expect(execution.runs()).toBe(1);
+			expect(execution.afterRan()).toBe(false);
+		}
+		expect(createdIds(execution)).toEqual(ids);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		expect((await execution.request({ orderId: ids[0] })).resumed).toBe(true);
+		expect(execution.afterRan()).toBe(true);
+		expect(execution.runs()).toBe(1);
+		expect(outcomes(execution)).toEqual(ids.map((id) => [id, 'completed', true]));
+		expect(posts()).toBe(1);
 	});
 
 	it('forged and replayed requests while the orders are under way resume nothing: each only reads the orders', async () => {
@@ -104,7 +156,10 @@ describe('Order > Create and Wait', () => {
 			{ orderId: 'aaaaaaaaaaaaaaaaaaaaaaaa', status: 'completed' },
 			{},
 		];
-		for (const body of forged) expect(await execution.request(body)).toEqual({ answer: { received: true }, resumed: false });
+		for (const body of forged) {
+			expect(await execution.request(body)).toEqual({ answer: { received: true }, resumed: false });
+			await sleep(1_050);
+		}
 
 		expect(execution.waiting).toBe(true);
 		expect(reads(ids)).toBe(9);
@@ -115,7 +170,7 @@ describe('Order > Create and Wait', () => {
 		expect((await execution.request()).resumed).toBe(true);
 	});
 
-	it('a flood of requests at once shares one read of the orders; after the completion one request of a flood resumes, the others answer only', async () => {
+	it('a flood of requests at once shares one read of the orders; after the completion one request resumes, the others (and later ones) answer only', async () => {
 		const execution = await start();
 		const ids = createdIds(execution);
 		sandbox().requests.reset();
@@ -128,8 +183,20 @@ describe('Order > Create and Wait', () => {
 		sandbox().clock.advance(MINUTES_TO_COMPLETE);
 		const after = await Promise.all(Array.from({ length: 10 }, async () => await execution.request({ orderId: ids[0] })));
 		expect(after.filter((outcome) => outcome.resumed)).toHaveLength(1);
-		expect(reads(ids)).toBe(6);
-		expect(execution.output().map((item) => item.json.status)).toEqual(['completed', 'completed', 'completed']);
+		expect(outcomes(execution)).toEqual(ids.map((id) => [id, 'completed', true]));
+	});
+
+	it('two callbacks of one moment, the second arriving while the first resumes: the second is answered as received and resumes nothing', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		const first = execution.request({ orderId: ids[1] });
+		await sleep(20);
+		// n8n still shows the execution waiting: the node is the one to answer.
+		const second = execution.request({ orderId: ids[2] });
+		expect((await first).resumed).toBe(true);
+		expect(await second).toEqual({ answer: { received: true }, resumed: false });
+		expect(execution.stored.status).toBe('success');
 	});
 
 	it('a request arriving while a read is under way waits for the next read (a second later at most), so a completion just before it is seen', async () => {
@@ -139,12 +206,13 @@ describe('Order > Create and Wait', () => {
 		// The first request's read is under way (the API slow to answer) when the orders complete and the callback comes.
 		sandbox().faults.add({ kind: 'delay', delayMs: 500, path: `/integration/orders/${ids[2]}`, times: 1 });
 		const first = execution.request({});
-		await new Promise((resolve) => setTimeout(resolve, 150));
+		await sleep(150);
 		sandbox().clock.advance(MINUTES_TO_COMPLETE);
 		const second = await execution.request({ orderId: ids[2] });
 		expect((await first).resumed).toBe(false);
 		expect(second.resumed).toBe(true);
-		expect(reads(ids)).toBe(6);
+		// Two reads by the requests, one by the node's run.
+		expect(reads(ids)).toBe(9);
 	});
 
 	it('a lost callback: whichever request comes next reads every order, so the order whose callback was lost counts', async () => {
@@ -158,7 +226,7 @@ describe('Order > Create and Wait', () => {
 
 		// The third's callback: the second is found completed by its read.
 		expect((await execution.request({ orderId: ids[2] })).resumed).toBe(true);
-		expect(execution.output().map((item) => item.json.status)).toEqual(['completed', 'completed', 'completed']);
+		expect(outcomes(execution)).toEqual(ids.map((id) => [id, 'completed', true]));
 	});
 
 	it('Files to Download: each completed order carries its files, bytes as the storage host serves them', async () => {
@@ -185,7 +253,7 @@ describe('Order > Create and Wait', () => {
 		expect(sandbox().files.requests.filter((request) => request.apiKeySent)).toEqual([]);
 	});
 
-	it('Wait for Auto QC: an order whose QC evaluation is still running keeps the wait; without the option it does not', async () => {
+	it('Wait for Auto QC: an order whose QC evaluation is still running keeps the wait; without the option it does not; an evaluation the API shows without isLoading is finished', async () => {
 		const autoQc = { additionalFields: { autoQc: true } };
 		const waiting = await start({ ...autoQc, options: { waitForQc: true } });
 		const plain = await start(autoQc);
@@ -199,12 +267,14 @@ describe('Order > Create and Wait', () => {
 
 		expect((await waiting.request()).resumed).toBe(false);
 		expect((await plain.request()).resumed).toBe(true);
-		for (const order of running) order.latestEvaluation!.isLoading = false;
+		// The Callback Trigger's definition too: no isLoading flag means finished.
+		for (const order of running) delete (order.latestEvaluation as { isLoading?: boolean }).isLoading;
+		await sleep(1_050);
 		expect((await waiting.request()).resumed).toBe(true);
-		expect(waiting.output().map((item) => (item.json.latestEvaluation as IDataObject).isLoading)).toEqual([false, false, false]);
+		expect(waiting.output().map((item) => item.json.done)).toEqual([true, true, true]);
 	});
 
-	it('a cancelled order ends its wait: the execution resumes when the others are done, with its status', async () => {
+	it('a cancelled order ends its wait: the execution resumes when the others are done, the order not done and named in the summary', async () => {
 		const execution = await start();
 		const ids = createdIds(execution);
 		const cancelled = await fetch(`${sandbox().baseUrl}/integration/orders/cancel/${ids[0]}`, { method: 'POST', headers: { 'x-api-key': sandbox().keys.owner } });
@@ -212,48 +282,94 @@ describe('Order > Create and Wait', () => {
 		sandbox().clock.advance(MINUTES_TO_COMPLETE);
 
 		expect((await execution.request()).resumed).toBe(true);
-		expect(execution.output().map((item) => item.json.status)).toEqual([sandbox().state.orders.get(ids[0])?.status, 'completed', 'completed']);
+		expect(outcomes(execution)).toEqual([
+			[ids[0], sandbox().state.orders.get(ids[0])?.status, false],
+			[ids[1], 'completed', true],
+			[ids[2], 'completed', true],
+		]);
+		expect(execution.output()[0].json.summary).toEqual({ allDone: false, done: 2, total: 3, notDone: [ids[0]], cancelled: [ids[0]] });
 	});
 
-	it('Limit Wait Time after an interval: the wait ends then; n8n runs none of the node\'s code, and the output names each order, not read ("checkAgain")', async () => {
-		const before = Date.now();
-		const execution = await start(
-			{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 5, resumeUnit: 'minutes' } } } },
-			[{ mine: 'input item' }],
-		);
-		const created = createdIds(execution);
-		const until = new Date(execution.stored.waitTill!).getTime();
-		expect(until).toBeGreaterThanOrEqual(before + 5 * 60_000);
-		expect(until).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
-		sandbox().requests.reset();
-
+	it('a check that cannot read the orders (the API down) waits for the next check instead of failing', async () => {
+		const execution = await start();
+		const ids = createdIds(execution);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		sandbox().faults.add({ kind: 'status', status: 503, path: `/integration/orders/${ids[1]}`, times: 100 });
 		await execution.timeOut();
-
+		expect(execution.waiting).toBe(true);
+		expect(execution.stored.status).toBe('waiting');
+		sandbox().faults.clear();
+		await execution.timeOut();
 		expect(execution.stored.status).toBe('success');
-		expect(execution.afterRan()).toBe(true);
-		expect(execution.output().map((item) => item.json)).toEqual(created.map((id) => ({ id, waitEnded: 'checkAgain', confirmed: false })));
-		// n8n ran none of the node's code: no read, no create.
-		expect(sandbox().requests.count()).toBe(0);
+		expect(outcomes(execution)).toEqual(ids.map((id) => [id, 'completed', true]));
 	});
 
-	it('Limit Wait Time at a date: waits until then; a date in the past is refused naming the field, before any request', async () => {
-		const at = new Date(Date.now() + 3_600_000).toISOString();
-		const execution = await start({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: at } } } });
-		expect(new Date(execution.stored.waitTill!).toISOString()).toBe(at);
+	describe('Wait at Most', () => {
+		// 0.05 minutes: 3 seconds.
+		const briefly = { waitAtMost: 0.05, waitAtMostUnit: 'minutes' };
 
-		sandbox().requests.reset();
-		const refused = await start({ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: '2020-01-01T00:00:00.000Z' } } } });
-		expect(refused.waiting).toBe(false);
-		expect(refused.stored.data.resultData.error?.message).toBe(
-			'Invalid Limit Wait Time > Max Date and Time (item 0): must be in the future, got 2020-01-01T00:00:00.000Z',
-		);
-		expect(sandbox().requests.count()).toBe(0);
+		it('the last wait ends at the limit; orders still under way then stop the workflow with an error naming them', async () => {
+			const before = Date.now();
+			const execution = await start(briefly);
+			const ids = createdIds(execution);
+			expect(waitTill(execution)).toBeGreaterThanOrEqual(before + 3_000);
+			expect(waitTill(execution)).toBeLessThanOrEqual(Date.now() + 3_000);
+			delayCompletion(ids[2], 30);
+			sandbox().clock.advance(MINUTES_TO_COMPLETE);
+			await sleep(Math.max(0, waitTill(execution) - Date.now() + 20));
+
+			await execution.timeOut();
+
+			expect(execution.stored.status).toBe('error');
+			expect(execution.afterRan()).toBe(false);
+			const error = execution.stored.data.resultData.error!;
+			expect(error.message).toBe(`1 of 3 orders were not done after waiting 0 minutes: ${ids[2]} (${sandbox().state.orders.get(ids[2])?.status})`);
+			expect(error.description).toContain('Retry this execution');
+		});
+
+		it('with On Error "Continue": the orders done as results, each one not done as an error item', async () => {
+			const execution = await start(briefly, undefined, 'continueRegularOutput');
+			const ids = createdIds(execution);
+			delayCompletion(ids[2], 30);
+			sandbox().clock.advance(MINUTES_TO_COMPLETE);
+			await sleep(Math.max(0, waitTill(execution) - Date.now() + 20));
+
+			await execution.timeOut();
+
+			expect(execution.stored.status).toBe('success');
+			expect(execution.afterRan()).toBe(true);
+			const output = execution.output();
+			expect(output.slice(0, 2).map((item) => [item.json.orderId, item.json.done, item.json.error])).toEqual([
+				[ids[0], true, undefined],
+				[ids[1], true, undefined],
+			]);
+			expect(output[2].json.error).toMatch(new RegExp(`^Order ${ids[2]} was not done after waiting`));
+			expect(output[2].json.done).toBeUndefined();
+			expect(output[0].json.summary).toMatchObject({ allDone: false, done: 2, total: 3, notDone: [ids[2]], cancelled: [] });
+		});
+
+		it('n8n\'s Retry of the execution that reached its limit waits for the same orders again and carries on when they are done', async () => {
+			const execution = await start(briefly);
+			const ids = createdIds(execution);
+			await sleep(Math.max(0, waitTill(execution) - Date.now() + 20));
+			await execution.timeOut();
+			expect(execution.stored.status).toBe('error');
+
+			await execution.retry();
+			expect(execution.waiting).toBe(true);
+			expect(createdIds(execution)).toEqual(ids);
+			sandbox().clock.advance(MINUTES_TO_COMPLETE);
+			await execution.timeOut();
+			expect(execution.stored.status).toBe('success');
+			expect(outcomes(execution)).toEqual(ids.map((id) => [id, 'completed', true]));
+			expect(sandbox().requests.count({ method: 'POST', path: '/integration/orders/create' })).toBe(1);
+		});
 	});
 
 	it.each([
-		[{ options: { checkAgainEvery: -5 } }, 'Invalid Check Again Every (Minutes) (item 0): must be 0 or more, got -5'],
-		[{ options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 0, resumeUnit: 'hours' } } } }, 'Invalid Limit Wait Time > Amount (item 0): must be a number above 0, got 0'],
-		[{ options: { limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: 'tomorrow' } } } }, 'Invalid Limit Wait Time > Max Date and Time (item 0): must be a date and time, got "tomorrow"'],
+		[{ options: { checkEvery: 0 } }, 'Invalid Check Every (Minutes) (item 0): must be 1 or more, got 0'],
+		[{ waitAtMost: 0 }, 'Invalid Wait at Most (item 0): must be a number above 0, got 0'],
+		[{ waitAtMostUnit: 'weeks' }, 'Invalid Wait at Most Unit (item 0): must be minutes, hours or days, got "weeks"'],
 		[{ files: 'subtitles', binaryPropertyName: ' ' }, 'Invalid Put Output File in Field (item 0): must not be empty'],
 	])('refuses a bad wait setting naming the field, before any request: %j', async (extra, message) => {
 		const refused = await start(extra as INodeParameters);
@@ -263,83 +379,42 @@ describe('Order > Create and Wait', () => {
 		expect(sandbox().requests.count()).toBe(0);
 	});
 
-	it("n8n's Retry of a failed execution creates no order twice: the lost answer is found in the listing, the Retry waits on the same orders", async () => {
+	it("n8n's Retry of a failed execution (the create answer lost) creates no order twice, and carries on when they complete although their callbacks go to the first execution", async () => {
 		sandbox().faults.add({ method: 'POST', path: '/integration/orders/create', kind: 'drop', when: 'after', times: 1 });
 		const before = new Set(sandbox().state.orders.keys());
-		const parameters = createAndWait();
-		const lost = await run(sandbox(), parameters, { staticData: {}, mode: 'trigger' });
-		expect(lost.error?.description).toContain('may have been applied');
+		const execution = await start();
+		expect(execution.stored.status).toBe('error');
+		expect(execution.stored.data.resultData.error?.description).toContain('may have been applied');
 
-		const retried = await run(sandbox(), parameters, { retryOf: lost, staticData: {} });
+		await execution.retry();
 
 		expect(sandbox().requests.count({ method: 'POST', path: '/integration/orders/create' })).toBe(1);
 		const made = [...sandbox().state.orders.keys()].filter((id) => !before.has(id));
 		expect(made).toHaveLength(3);
-		expect(retried.json.map((row) => String(row.orderId)).sort()).toEqual([...made].sort());
-		expect(retried.run.status).toBe('waiting');
+		expect(execution.waiting).toBe(true);
+		expect([...createdIds(execution)].sort()).toEqual([...made].sort());
+		// Their callbacks name the first execution's resume URL; the Retry's checks carry it on.
+		expect(made.every((id) => !sandbox().state.orders.get(id)!.options.callbackUrl!.includes(execution.executionId))).toBe(true);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		await execution.timeOut();
+		expect(execution.stored.status).toBe('success');
+		expect(outcomes(execution).map(([, status, done]) => [status, done])).toEqual([['completed', true], ['completed', true], ['completed', true]]);
 	});
 
-	describe('the loop of the example: "checkAgain" items sent back into the node (an If on waitEnded)', () => {
-		const rounds = (minutes: number, limit?: INodeParameters): INodeParameters => ({
-			options: { checkAgainEvery: minutes, ...(limit ? { limitWaitTime: { values: limit } } : {}) },
-		});
+	it('orders already done when it reads them (the same Idempotency Key again, once they completed): it carries on at once, without waiting', async () => {
+		const key = { idempotencyKey: `already-done-${Date.now()}` };
+		const workflowId = `same-key-workflow-${Date.now()}`;
+		const first = await start(key, undefined, undefined, workflowId);
+		const ids = createdIds(first);
+		sandbox().clock.advance(MINUTES_TO_COMPLETE);
+		sandbox().requests.reset();
 
-		it('every callback lost: the round ends after Check Again Every, the node reads the orders and goes on, creating nothing', async () => {
-			const before = Date.now();
-			const execution = await start(rounds(5, { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' }), undefined, true);
-			const ids = createdIds(execution);
-			const until = new Date(execution.stored.waitTill!).getTime();
-			expect(until).toBeGreaterThanOrEqual(before + 5 * 60_000);
-			expect(until).toBeLessThan(before + 6 * 60_000);
-			sandbox().clock.advance(MINUTES_TO_COMPLETE);
-			sandbox().requests.reset();
+		const again = await start(key, undefined, undefined, workflowId);
 
-			await execution.timeOut();
-
-			expect(execution.waiting).toBe(false);
-			expect(execution.runs()).toBe(2);
-			expect(execution.afterRan()).toBe(true);
-			expect(execution.output().map((item) => [item.json.id, item.json.status, item.json.waitEnded, item.json.confirmed])).toEqual(
-				ids.map((id) => [id, 'completed', 'confirmed', true]),
-			);
-			expect(reads(ids)).toBe(3);
-			expect(posts()).toBe(0);
-		});
-
-		it('orders still under way when a round ends: another round, and a callback then resumes it', async () => {
-			const execution = await start(rounds(5), undefined, true);
-			const ids = createdIds(execution);
-			await execution.timeOut();
-
-			expect(execution.waiting).toBe(true);
-			expect(execution.runs()).toBe(2);
-			expect(execution.output().map((item) => item.json.waitEnded)).toEqual(['checkAgain', 'checkAgain', 'checkAgain']);
-			sandbox().clock.advance(MINUTES_TO_COMPLETE);
-			expect((await execution.request({ orderId: ids[0] })).resumed).toBe(true);
-			expect(execution.afterRan()).toBe(true);
-			expect(execution.output().map((item) => item.json.waitEnded)).toEqual(['confirmed', 'confirmed', 'confirmed']);
-			expect(posts()).toBe(1);
-		});
-
-		it('Limit Wait Time passed: the orders as the API shows them, which finished and which did not', async () => {
-			const at = new Date(Date.now() + 1500).toISOString();
-			const execution = await start(rounds(5, { limitType: 'atSpecifiedTime', maxDateAndTime: at }), undefined, true);
-			expect(new Date(execution.stored.waitTill!).toISOString()).toBe(at);
-			const ids = createdIds(execution);
-			delayCompletion(ids[2], 30);
-			sandbox().clock.advance(MINUTES_TO_COMPLETE);
-			await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(at) - Date.now() + 50)));
-
-			await execution.timeOut();
-
-			expect(execution.waiting).toBe(false);
-			expect(execution.afterRan()).toBe(true);
-			expect(execution.output().map((item) => [item.json.id, item.json.status, item.json.waitEnded, item.json.confirmed])).toEqual([
-				[ids[0], 'completed', 'timeLimit', true],
-				[ids[1], 'completed', 'timeLimit', true],
-				[ids[2], sandbox().state.orders.get(ids[2])?.status, 'timeLimit', false],
-			]);
-			expect(sandbox().state.orders.get(ids[2])?.status).not.toBe('completed');
-		});
+		expect(again.waiting).toBe(false);
+		expect(again.stored.status).toBe('success');
+		expect(again.afterRan()).toBe(true);
+		expect(posts()).toBe(0);
+		expect(outcomes(again)).toEqual(ids.map((id) => [id, 'completed', true]));
 	});
 });

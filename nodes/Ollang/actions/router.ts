@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import * as consumption from './consumption';
@@ -15,7 +15,7 @@ import * as project from './project';
 import * as revision from './revision';
 import * as upload from './upload';
 import { declareOperation, settleConcurrent } from '../transport';
-import { asNodeError, describeAppliedItems } from './common/outcomes';
+import { asNodeError, describeAppliedItems, errorItemJson } from './common/outcomes';
 import { readConcurrency } from './common/readConcurrency';
 import type { BatchOperation, BatchOutcome, OllangOperation, OllangResource, ResourceOperations } from './node.type';
 
@@ -75,19 +75,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		const error = asNodeError(this, outcome.error, outcome.pairedItems[0] ?? 0);
 		if (!continueOnFail) throw error;
-		// Only the keys n8n reads as an error item (error, message, details), so that "Continue (using error
-		// output)" routes it to the error output.
-		const json: INodeExecutionData['json'] = { error: error.message };
-		if (this.getNode().onError === 'continueErrorOutput') {
-			// n8n 1.x routes an item to the error output only when its json holds `error` and `message` alone.
-			if (error.description) json.message = error.description;
-		} else {
-			const details: IDataObject = {};
-			const httpCode = (error as { httpCode?: string | null }).httpCode;
-			if (httpCode) details.httpCode = httpCode;
-			if (error.description) details.description = error.description;
-			if (Object.keys(details).length > 0) json.details = details;
-		}
+		const json = errorItemJson(this, error);
 		output.push({ json, pairedItem });
 	};
 

@@ -21,6 +21,25 @@ export function asNodeError(
 	return new NodeOperationError(ctx.getNode(), error instanceof Error ? error : String(error), { itemIndex });
 }
 
+/**
+ * An error as an output item under Continue On Fail: only the keys n8n reads as an error item (error, message,
+ * details), so that "Continue (using error output)" routes it to the error output.
+ */
+export function errorItemJson(ctx: IExecuteFunctions, error: NodeApiError | NodeOperationError): IDataObject {
+	const json: IDataObject = { error: error.message };
+	if (ctx.getNode().onError === 'continueErrorOutput') {
+		// n8n 1.x routes an item to the error output only when its json holds `error` and `message` alone.
+		if (error.description) json.message = error.description;
+		return json;
+	}
+	const details: IDataObject = {};
+	const httpCode = (error as { httpCode?: string | null }).httpCode;
+	if (httpCode) details.httpCode = httpCode;
+	if (error.description) details.description = error.description;
+	if (Object.keys(details).length > 0) json.details = details;
+	return json;
+}
+
 export interface ParsedItem<T> {
 	itemIndex: number;
 	value: T;

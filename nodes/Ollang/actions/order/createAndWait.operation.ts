@@ -7,21 +7,27 @@ import { checkUrl, invalidField, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { createOrders, orderProperties } from './create.operation';
 import { KIND_OPTIONS, kindsOf } from './deliverables';
-import { checkAgainEveryOption, checkEveryOf, deadlineOf, limitWaitTimeOption } from './wait/limit';
-import { areCheckAgainItems } from './wait/outputs';
-import { checkAgain, waitRound } from './wait/round';
+import { checkEveryOf, checkEveryOption, deadlineOf, waitLimitProperties } from './wait/limit';
+import { checkOrders } from './wait/round';
 import type { ItemWait, WaitState } from './wait/state';
 import { savedWaitState } from './wait/state';
 
 // Order > Create and Wait: n8n's send-and-wait convention for orders. The items' orders are created as Order >
 // Create creates them (the same function: write-once, Retry Protection, Idempotency Key), each with this
-// execution's resume URL as its Callback URL; then the execution waits in n8n's waiting state (no process held).
-// The node's webhook (wait/resume.ts) resumes it once the API shows every order done. Its own 'checkAgain' items
-// sent back into it (after a round of waiting that ended by time) make it read the orders instead (wait/round.ts).
+// execution's resume URL as its Callback URL; then the orders are read, and unless every one is already done the
+// execution waits in n8n's waiting state (no process held) until the next check or a callback, and n8n runs the
+// node again to read them (wait/round.ts, wait/nextCheck.ts). A callback only makes it read sooner (wait/resume.ts).
 
 const FILE_CHOICES = [{ name: 'None', value: 'none', description: 'Only the orders, no files' }, ...KIND_OPTIONS];
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Carries on once every order is done: within seconds when Ollang can reach this n8n over https, otherwise within Check Every (5 minutes unless changed in Options).',
+		name: 'waitNotice',
+		type: 'notice',
+		default: '',
+	},
 	...orderProperties(false),
 	{
 		displayName: 'Files to Download',
@@ -32,6 +38,7 @@ const properties: INodeProperties[] = [
 		description: "Which of each completed order's files to add to its output item, as Order > Download Files chooses them",
 	},
 	{ ...binaryOutputField('first file of each order (the next ones in <field>_1, <field>_2, ...)'), displayOptions: { hide: { files: ['none'] } } },
+	...waitLimitProperties,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -39,8 +46,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			limitWaitTimeOption,
-			checkAgainEveryOption,
+			checkEveryOption,
 			{
 				displayName: 'Wait for Auto QC',
 				name: 'waitForQc',
@@ -67,10 +73,11 @@ function resumeUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** The wait's settings, read (and a bad one refused, naming its field) before any order is created. */
-function waitSettings(ctx: IExecuteFunctions, now: number): Pick<WaitState, 'files' | 'deadline' | 'checkEvery'> {
+function waitSettings(ctx: IExecuteFunctions, now: number): Pick<WaitState, 'files' | 'startedAt' | 'deadline' | 'checkEvery'> {
 	const filter = readOption(ctx, 'files', 'Files to Download', 0, FILE_CHOICES);
 	return {
 		files: filter === 'none' ? undefined : { kinds: kindsOf(filter), field: readBinaryOutputField(ctx, 0) },
+		startedAt: now,
 		deadline: deadlineOf(ctx, now),
 		checkEvery: checkEveryOf(ctx),
 	};
@@ -103,35 +110,24 @@ function itemWaits(ctx: IExecuteFunctions, output: INodeExecutionData[]): ItemWa
 }
 
 /**
- * Before any item: the node's own 'checkAgain' items, sent back into it in this execution, make it read the orders
- * it created and go on or wait again; nothing is created. Any other input: undefined, each item creates its orders.
+ * Before any item: a wait under way in this execution means n8n is running the node again after resuming it (at a
+ * check, or after a callback): the orders are read, nothing is created.
  */
 export async function takeOver(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined> {
 	const state = savedWaitState(this);
-	const input = this.getInputData();
-	if (state === undefined || !areCheckAgainItems(input)) return undefined;
-	return pairWithInput(await checkAgain(this, state, Date.now()), input);
-}
-
-/** Each output item paired with the 'checkAgain' item it answers (the same order, or the same item's output). */
-function pairWithInput(output: INodeExecutionData[], input: INodeExecutionData[]): INodeExecutionData[] {
-	const keyOf = (json: IDataObject) => (json.id !== undefined ? `order:${String(json.id)}` : JSON.stringify({ ...json, waitEnded: undefined }));
-	const inputKeys = input.map((item) => keyOf(item.json));
-	return output.map((item) => {
-		const index = inputKeys.indexOf(keyOf(item.json));
-		return { ...item, pairedItem: { item: index < 0 ? 0 : index } };
-	});
+	if (state === undefined) return undefined;
+	return await checkOrders(this, state, Date.now());
 }
 
 /**
- * After every item: the execution waits until the orders are confirmed done (the webhook resumes it), or for one
- * round (Check Again Every, Limit Wait Time). Nothing to wait for (no order created): the output now.
+ * After every item: the orders are read at once; the node carries on if every one is already done (a Retry, a
+ * repeated Idempotency Key, a fast order), else the execution waits (wait/round.ts). Nothing to wait for (no order
+ * created): the output now.
  */
 export async function afterItems(this: IExecuteFunctions, output: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const items = itemWaits(this, output);
 	if (!items.some((entry) => entry.orders.length > 0)) return output;
 	const now = Date.now();
-	const state: WaitState = { version: 1, items, ...waitSettings(this, now) };
-	await waitRound(this, state, now);
-	return output;
+	const state: WaitState = { version: 2, items, ...waitSettings(this, now), round: 0 };
+	return await checkOrders(this, state, now);
 }

@@ -5,6 +5,7 @@ import { binaryOutputField, readBinaryOutputField } from '../common/binary';
 import { readId, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { filesOf, KIND_OPTIONS, kindsOf } from './deliverables';
+import { orderProgress } from '../../../shared/orderProgress';
 import { describeStoredFile, readOrder, storeOrderFiles } from './orderFiles';
 
 const properties: INodeProperties[] = [
@@ -37,8 +38,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const files = filesOf(order, kinds);
 	if (files.length === 0) {
 		const wanted = KIND_OPTIONS.find((option) => option.value === filter)?.name ?? filter;
+		const why = {
+			done: 'Its delivered files do not include that kind.',
+			cancelled: 'It was cancelled.',
+			underWay: 'Deliverables appear once the order is completed.',
+		}[orderProgress(order)];
 		this.addExecutionHints({
-			message: `Order ${orderId} (status ${String(order.status)}) has no file of the kind "${wanted}" yet, so no item was output for it. Deliverables appear once the order is completed.`,
+			message: `Order ${orderId} (status ${String(order.status)}) has no file of the kind "${wanted}" yet, so no item was output for it. ${why}`,
 			location: 'outputPane',
 		});
 		return [];

@@ -4,15 +4,15 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { readOutput } from './outputs';
+import { allSettled } from './confirm';
 import { readForRequest } from './sharedRounds';
 import { loadWaitState } from './state';
 
 // The webhook of a waiting Create and Wait: n8n calls it for each request to the execution's resume URL (the API's
-// completion callbacks, and anything else sent there). Every order the items created is read from the API (requests
-// arriving together share one read, at most one a second: sharedRounds.ts); the execution resumes only when each is
-// done (or cancelled), with the orders as the API shows them. Otherwise the request is answered and nothing is
-// returned to run: n8n keeps the execution waiting.
+// completion callbacks, and anything else sent there). Every order of the wait is read from the API (requests
+// arriving together share one read, at most one a second: sharedRounds.ts); once each is done (or cancelled), the
+// first such request resumes the execution, and n8n runs the node again, which reads the orders and outputs them
+// (nextCheck.ts). Otherwise the request is answered and n8n keeps the execution waiting.
 
 /**
  * The waiting execution's resume URL (n8n's /webhook-waiting/<execution id>?signature=..., `$execution.resumeUrl`),
@@ -39,7 +39,8 @@ export async function receiveResumeRequest(this: IWebhookFunctions): Promise<IWe
 	const state = loadWaitState(this);
 	// Not an execution this node put to wait (its context holds no orders): nothing to confirm.
 	if (state === undefined) return { webhookResponse: RECEIVED };
-	const { reads, resumes } = await readForRequest(this, state, (orders) => !orders.some((read) => read.progress === 'pending'));
+	const { resumes } = await readForRequest(this, state, allSettled);
 	if (!resumes) return { webhookResponse: RECEIVED };
-	return { workflowData: [await readOutput(this, state, reads, 'confirmed')], webhookResponse: RECEIVED };
+	// No items: the waiting node hands on nothing, and the node's next run outputs the orders.
+	return { workflowData: [], webhookResponse: RECEIVED };
 }

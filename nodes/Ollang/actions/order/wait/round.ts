@@ -1,33 +1,43 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { readOrders } from './confirm';
-import { roundEnd } from './limit';
-import { checkAgainOutput, readOutput } from './outputs';
+import { asNodeError } from '../../common/outcomes';
+import type { ReadOrder } from './confirm';
+import { allSettled, readOrders } from './confirm';
+import { nextCheckAt } from './limit';
+import { runAgainWhenResumed } from './nextCheck';
+import { limitReached, resultItems, waitingItems } from './outputs';
 import type { WaitState } from './state';
-import { saveWaitState } from './state';
+import { clearWaitState, saveWaitState } from './state';
 
 /**
- * Puts the execution to wait for one round: until the orders are confirmed (the webhook resumes it), Check Again
- * Every, or Limit Wait Time, whichever comes first. n8n runs none of the node's code when a round's time runs out
- * (n8n-core's handleWaitingState disables the waiting node, which hands on the items it was given): so the items it
- * was given become, before it waits, the 'checkAgain' items (outputs.ts). A request that resumes the execution
- * replaces them with the orders as the API shows them.
+ * Reads the orders and ends the wait or goes on waiting: every order done or cancelled, their results; Wait at Most
+ * passed, the orders not done as an error; otherwise the execution waits until the next check (Check Every, or
+ * the limit if sooner) or a callback, whichever comes first, and n8n runs the node again then (nextCheck.ts).
+ * A read that fails (the API unreachable after the transport's retries) is tried again at the next check, until
+ * the limit.
  */
-export async function waitRound(ctx: IExecuteFunctions, state: WaitState, now: number): Promise<void> {
-	saveWaitState(ctx, state);
-	ctx.getExecuteData().data = { main: [checkAgainOutput(state.items)] };
-	await ctx.putExecutionToWait(roundEnd(state.deadline, state.checkEvery, now));
-}
-
-/**
- * The node's own 'checkAgain' items came back into it: the orders are read. Every one done (or cancelled): the
- * orders, confirmed. Limit Wait Time passed: the orders as the API shows them, each saying whether it was done.
- * Otherwise another round of waiting.
- */
-export async function checkAgain(ctx: IExecuteFunctions, state: WaitState, now: number): Promise<INodeExecutionData[]> {
-	const reads = await readOrders(ctx, state);
-	if (!reads.some((read) => read.progress === 'pending')) return await readOutput(ctx, state, reads, 'confirmed');
-	if (state.deadline !== null && now >= state.deadline) return await readOutput(ctx, state, reads, 'timeLimit');
-	await waitRound(ctx, state, now);
-	return checkAgainOutput(state.items);
+export async function checkOrders(ctx: IExecuteFunctions, state: WaitState, now: number): Promise<INodeExecutionData[]> {
+	let reads: ReadOrder[] | undefined;
+	try {
+		reads = await readOrders(ctx, state);
+	} catch (error) {
+		if (now >= state.deadline) {
+			clearWaitState(ctx);
+			throw asNodeError(ctx, error, 0);
+		}
+		ctx.logger.warn(`Ollang Create and Wait: the orders could not be read (${(error as Error).message}); reading them again at the next check`);
+	}
+	if (reads !== undefined && allSettled(reads)) {
+		clearWaitState(ctx);
+		return await resultItems(ctx, state, reads);
+	}
+	if (reads !== undefined && now >= state.deadline) {
+		clearWaitState(ctx);
+		return await limitReached(ctx, state, reads, now - state.startedAt);
+	}
+	const next: WaitState = { ...state, round: state.round + 1 };
+	saveWaitState(ctx, next);
+	runAgainWhenResumed(ctx);
+	await ctx.putExecutionToWait(nextCheckAt(state.deadline, state.checkEvery, now));
+	return waitingItems(next);
 }

@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-work
 
 import type { FileKind } from '../deliverables';
 
-// What Create and Wait keeps across the wait: the orders each input item created. n8n saves an execution's node
-// context (getContext('node'), runExecutionData.executionData.contextData) with the waiting execution, in the
-// database, so it survives a restart and reaches the process that receives the callback (queue mode). The node's
-// own output before waiting is no place for it: n8n drops that run when a request resumes the node.
+// What Create and Wait keeps while its execution waits: the orders each input item created and how the wait ends.
+// n8n saves an execution's node context (getContext('node')) with the waiting execution, in its database, so it
+// survives a restart and reaches whichever process resumes it or receives a callback (queue mode). It is kept only
+// while a wait is under way: the node clears it when it carries on, so items arriving later in the same execution (a
+// loop over batches) create their own orders.
 
 const KEY = 'ollangCreateAndWait';
 
@@ -20,14 +21,18 @@ export interface ItemWait {
 }
 
 export interface WaitState {
-	version: 1;
+	version: 2;
 	items: ItemWait[];
 	/** The files to store with each completed order, and the binary field they go to; none when undefined. */
 	files?: { kinds: FileKind[]; field: string };
-	/** Limit Wait Time, as a time (ms since the epoch) fixed when the orders were created; null: no limit. */
-	deadline: number | null;
-	/** Check Again Every, in ms: the longest one wait lasts before n8n hands 'checkAgain' items on; null: none. */
-	checkEvery: number | null;
+	/** When the orders were created (ms since the epoch). */
+	startedAt: number;
+	/** Wait at Most, as a time (ms since the epoch) fixed when the orders were created. */
+	deadline: number;
+	/** Check Every, in ms. */
+	checkEvery: number;
+	/** Which wait this is (1 for the first): a callback wakes each wait at most once per process. */
+	round: number;
 }
 
 export function saveWaitState(ctx: IExecuteFunctions, state: WaitState): void {
@@ -35,7 +40,11 @@ export function saveWaitState(ctx: IExecuteFunctions, state: WaitState): void {
 	ctx.getContext('node')[KEY] = JSON.stringify(state);
 }
 
-/** The state this node saved earlier in this execution, if any (read where the node runs again, in a loop). */
+export function clearWaitState(ctx: IExecuteFunctions): void {
+	delete ctx.getContext('node')[KEY];
+}
+
+/** The wait under way in this execution, if any (read when n8n runs the node again to check the orders). */
 export function savedWaitState(ctx: IExecuteFunctions): WaitState | undefined {
 	return parseState(ctx.getContext('node')[KEY]);
 }
@@ -44,7 +53,7 @@ function parseState(raw: unknown): WaitState | undefined {
 	if (typeof raw !== 'string' || raw === '') return undefined;
 	try {
 		const state = JSON.parse(raw) as WaitState;
-		return state.version === 1 && Array.isArray(state.items) ? state : undefined;
+		return state.version === 2 && Array.isArray(state.items) ? state : undefined;
 	} catch {
 		return undefined;
 	}
@@ -56,9 +65,14 @@ function literal(text: string): string {
 }
 
 /**
- * The state the node saved before waiting, read in its webhook. A webhook has no getContext(), but the expression
+ * The wait under way, read in the node's webhook. A webhook has no getContext(), but the expression
  * `$node[name].context` reads the same saved context of the waiting execution.
  */
 export function loadWaitState(ctx: IWebhookFunctions): WaitState | undefined {
 	return parseState(ctx.evaluateExpression(`{{ $node[${literal(ctx.getNode().name)}].context[${literal(KEY)}] }}`, 0));
+}
+
+/** Every order the wait is for, in item order. */
+export function ordersOf(state: WaitState): string[] {
+	return state.items.flatMap((entry) => entry.orders);
 }
