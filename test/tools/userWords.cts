@@ -27,6 +27,6 @@ export const MECHANISM_WORDS: readonly string[] = [
 
 /** The mechanism words a text names, each once, in the list's order. */
 export function mechanismWordsIn(text: string): string[] {
-	// A hyphen needs no escape outside a character class, and with the u flag an escaped one is a syntax error.
+	// The hyphens stand unescaped: a unicode pattern refuses "\-" outside a character class.
 	return MECHANISM_WORDS.filter((word) => new RegExp(`(^|[^\\p{L}\\-])${word}($|[^\\p{L}\\-])`, 'iu').test(text));
 }
