@@ -1,5 +1,5 @@
 // Tests are TypeScript in .cts files: n8n's strict lint (one-line config, applied to every *.ts) does not
-// read .cts, so tests and the sandbox may use node:http, process and timers. See README "Lint and tests".
+// read .cts, so tests and the sandbox may use node:http, process and timers. See CONTRIBUTING.md "Lint and tests".
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',

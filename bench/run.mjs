@@ -281,7 +281,7 @@ function buildScenarios(limits) {
 			bursts: BURSTS_OVERRIDE ?? (SMOKE
 				? [{ size: 4, retries: 'three' }, { size: 8, retries: 'none' }]
 				: [...[50, 100, 200, 400].map((size) => ({ size, retries: 'three' })), { size: 400, retries: 'once' }, { size: 400, retries: 'none' }]),
-			// n8n's own settings for webhooks under load (docs/deployment.md): every burst with n8n's defaults, the largest
+			// n8n's own settings for webhooks under load (docs/internals/deployment.md): every burst with n8n's defaults, the largest
 			// again with each setting that may help. The smoke starts one n8n only, with a setting (its path runs).
 			settings: SMOKE
 				? [{ label: 'lazy isolate', env: BURST_SETTINGS.lazyIsolate }]

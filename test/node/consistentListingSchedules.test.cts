@@ -2,7 +2,7 @@
 // of the node (Consumption, Order, Project, Folder > Get Many), a listing of drawn size is read with drawn page
 // options while rows are added and removed at drawn positions between page reads (the sandbox's hook after the
 // listing's N-th answered page). Checked on the sandbox's records: every row that stayed in the listing throughout
-// the read is returned exactly once, in the listing's order, nothing outside the listing (as docs/listings.md says
+// the read is returned exactly once, in the listing's order, nothing outside the listing (as docs/internals/listings.md says
 // per listing), or Return All fails with the documented error; a quiet listing costs one request per page.
 // OLLANG_SCHEDULES=N runs N schedules (default 1,500); OLLANG_SCHEDULES_SEED / _PATH replay one;
 // OLLANG_SCHEDULES_LISTING=projects draws that listing only.
@@ -103,7 +103,7 @@ async function readUnderSchedule(box: Sandbox, schedule: Schedule): Promise<Read
 	return read;
 }
 
-/** What the read broke of the listing's guarantee (docs/listings.md), by the sandbox's records; empty when it held. */
+/** What the read broke of the listing's guarantee (docs/internals/listings.md), by the sandbox's records; empty when it held. */
 function violations(schedule: Schedule, read: Read): string[] {
 	const problems: string[] = [];
 	if (read.error !== undefined) {
@@ -121,7 +121,7 @@ function violations(schedule: Schedule, read: Read): string[] {
 		if (!LISTINGS[schedule.listing].pinned || stampedAt <= read.page1Second + 999) allowed.add(id);
 	}
 	for (const id of read.out) if (!allowed.has(id)) problems.push(`${id} returned, not in the listing at page 1`);
-	// Return All: every row that stayed, in order. A Limit: the rows that stayed come in order (docs/listings.md: a
+	// Return All: every row that stayed, in order. A Limit: the rows that stayed come in order (docs/internals/listings.md: a
 	// row moving up past a page already read, as another is added past the last page a Limit reads, is not seen).
 	const stayed = read.atPage1.filter((id) => !read.deleted.has(id));
 	const stayedOut = read.out.filter((id) => stayed.includes(id));

@@ -1,4 +1,4 @@
-// Generated faults against the write-once protocol (docs/retries.md). For every paid write, fast-check draws a
+// Generated faults against the write-once protocol (docs/internals/retries.md). For every paid write, fast-check draws a
 // schedule: 1-6 items, one fault at one step of one item, then what the user does next. The node runs through
 // n8n-core's engine against the sandbox; the invariants are checked on the sandbox's own ledger and state:
 // - one intent (the run, n8n's Retry of it, Retry On Fail, one Idempotency Key) applies an item at most once;
@@ -70,7 +70,7 @@ const scheduleArb: fc.Arbitrary<Schedule> = fc
 		autoQcMeanwhile: fc.boolean(),
 	})
 	.filter((s) => s.fault !== 'baselineRead' || HAS_BASELINE.has(s.operation))
-	// The one limit (docs/retries.md): n8n's store losing a write while the run's static data is not carried over
+	// The one limit (docs/internals/retries.md): n8n's store losing a write while the run's static data is not carried over
 	// either (the original workflow, two executions from one saved copy) leaves nothing that says the item was sent.
 	.filter((s) => !(s.fault === 'storeLosesWrite' && (s.next === 'retryOriginal' || s.next === 'twoAtOnce')))
 	.map((s) => ({

@@ -115,7 +115,7 @@ describe('docker/docker-compose.yml: queue mode as `npm start -- --queue` runs i
 			expect({ name, unverified: env.N8N_UNVERIFIED_PACKAGES_ENABLED }).toEqual({ name, unverified: 'true' });
 			// One encryption key for all, from the deployment's .env, never written into the file.
 			expect({ name, key: variableOf(env.N8N_ENCRYPTION_KEY) }).toEqual({ name, key: 'N8N_ENCRYPTION_KEY' });
-			// One public address in every process: a worker builds a Wait node's resume URL from it (docs/push.md).
+			// One public address in every process: a worker builds a Wait node's resume URL from it (docs/internals/push.md).
 			expect({ name, webhookUrl: variableOf(env.WEBHOOK_URL) }).toEqual({ name, webhookUrl: 'WEBHOOK_URL' });
 			expect(Object.keys(service.depends_on ?? {})).toEqual(expect.arrayContaining(['postgres', 'redis']));
 		}

@@ -8,7 +8,7 @@ import { itemsOf, orderEventParameters, triggerRunner, useSandbox } from './help
 
 const sandbox = useSandbox({ volume: 'large', seed: 3 });
 
-/** The default: what the README's figures are measured with. */
+/** The default: what docs/internals/trigger.md's figures (30, 31 and 80 requests per poll) are measured with. */
 const BACKGROUND_CHECKS = DEFAULT_RECHECK_PER_POLL;
 const PAGE_SIZE = 50;
 

@@ -15,7 +15,7 @@ import type { PaidWrite, WriteRecord, WriteResult } from './types';
 
 // The write-once protocol: every paid write (node.type.ts, kind 'paidWrite') sends through writeOnce, and only
 // there (the transport refuses a paid write's request elsewhere). Its steps, each returning a small union
-// (docs/retries.md has the table):
+// (docs/internals/retries.md has the table):
 //   1. earlier: what this workflow's static data says an earlier send of the item left: applied (its answer again),
 //      or sent with its answer lost (settled from the API's state first).
 //   2. baseline: read what will tell later whether the send applied. A failed read sends nothing.
