@@ -21,7 +21,7 @@ export const MAIN_BEHIND_WEBHOOK_PROCESSES = Object.freeze({ N8N_DISABLE_PRODUCT
  * The webhook processes' settings. Before any webhook node but its own Webhook node runs, n8n acquires an expression
  * isolate for it, a new one under a burst (about 34 ms of CPU each on two cores): acquired lazily, only when an
  * expression runs, which the Ollang Callback Trigger's webhook never does. The webhook processes run no executions
- * (the workers do), so nothing else changes there (docs/deployment.md, bench scenario 11: 200 callbacks at once).
+ * (the workers do), so nothing else changes there (docs/internals/deployment.md, bench scenario 11: 200 callbacks at once).
  */
 export const WEBHOOK_PROCESS_SETTINGS = Object.freeze({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
 

@@ -2,7 +2,7 @@
 // `/rest/breaking-changes/report` with the v3 rules, read here through `POST .../report/refresh` so it is computed
 // afresh) over a real n8n where every example workflow and workflows using every operation and every trigger event
 // of this package are published. No finding may name our nodes, our credential or these workflows; of the instance
-// findings, the one about this package is the unverified-packages default (docs/deployment.md "n8n 3.0" says what to set),
+// findings, the one about this package is the unverified-packages default (docs/self-hosting.md "n8n 3.0" says what to set),
 // and setting that variable clears it. Then n8n's SSRF protection (3.0 ships its block list, which covers
 // loopback): our requests go through it as built-in nodes' do: blocked with an error naming the host when the
 // sandbox's address is not allowed, working when it is, never a silent bypass.
