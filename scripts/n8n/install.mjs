@@ -13,7 +13,7 @@ export const NODE_VERSION = '24.21.0';
 /** The n8n that `npm start` runs and the end-to-end suites run first. */
 export const DEFAULT_N8N_VERSION = '2.40.7';
 /**
- * Every n8n the end-to-end layer runs (README "Compatibility", docs/TESTING.md), with the npm overrides each needs to install from
+ * Every n8n the end-to-end layer runs (docs/self-hosting.md "Tested n8n versions", docs/TESTING.md), with the npm overrides each needs to install from
  * this registry: linkedom 0.18.15 needs a package the registry does not have.
  */
 export const N8N_VERSIONS = {

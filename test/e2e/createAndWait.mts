@@ -11,7 +11,8 @@ type Json = Record<string, unknown>;
 
 const EXAMPLE_FILE = 'order-create-and-wait.json';
 export const WAIT_NODE = 'Create orders and wait';
-export const LOOP_NODE = 'Check again?';
+/** The example's step after the wait: it runs once the node carries on. */
+export const SAVE_NODE = 'Save translated files';
 export const FINISHED_STATUSES = ['completed', 'delivered'];
 /** A document order completes (AI delivered) 11 simulated minutes after it is created (sandbox/README.md). */
 export const MINUTES_TO_COMPLETE = 11;
@@ -26,12 +27,24 @@ export interface Delivery {
 }
 
 export const example = readExample(EXAMPLE_FILE);
-/** The example with another id and name, and Check Again Every in minutes (the lost-callback run uses 1). */
-export function variant(id: string, label: string, checkAgainMinutes?: number): WorkflowJson {
+/**
+ * The example with another id and name; `filesDir`: where its last step writes the files (the folder n8n's Read/Write
+ * Files node may touch in that n8n; the example names `.n8n-files`, npm start's); `checkEveryMinutes`: Check Every.
+ */
+export function variant(id: string, label: string, { filesDir, checkEveryMinutes }: { filesDir?: string; checkEveryMinutes?: number } = {}): WorkflowJson {
 	const workflow = structuredClone(example);
 	workflow.id = id;
 	workflow.name = `${example.name} (${label})`;
-	if (checkAgainMinutes !== undefined) (exampleNode(workflow, WAIT_NODE).parameters.options as Json).checkAgainEvery = checkAgainMinutes;
+	if (checkEveryMinutes !== undefined) (exampleNode(workflow, WAIT_NODE).parameters.options as Json).checkEvery = checkEveryMinutes;
+	if (filesDir !== undefined) writeFilesTo(workflow, filesDir);
+	return workflow;
+}
+
+/** Points the example's Read/Write Files step (any workflow's) at `filesDir`. */
+export function writeFilesTo(workflow: WorkflowJson, filesDir: string): WorkflowJson {
+	for (const node of workflow.nodes.filter((candidate) => candidate.type === 'n8n-nodes-base.readWriteFile')) {
+		node.parameters.fileName = String(node.parameters.fileName).replace('.n8n-files', filesDir);
+	}
 	return workflow;
 }
 
@@ -53,8 +66,8 @@ export function callbackToResumeMs(execution: N8nExecution, deliveries: Delivery
 	const sent = deliveries
 		.filter((delivery) => created.includes(delivery.orderId))
 		.flatMap((delivery) => delivery.attempts.filter((attempt) => attempt.statusCode !== null && attempt.statusCode < 300).map((attempt) => Date.parse(attempt.sentAt)));
-	const loopRuns = execution.data.resultData.runData[LOOP_NODE] ?? [];
-	const resumed = loopRuns[loopRuns.length - 1]?.startTime;
+	const nextRuns = execution.data.resultData.runData[SAVE_NODE] ?? [];
+	const resumed = nextRuns[nextRuns.length - 1]?.startTime;
 	return sent.length > 0 && resumed !== undefined ? resumed - Math.max(...sent) : undefined;
 }
 
@@ -68,6 +81,8 @@ export interface QueueRun {
 	startUrl: string;
 	/** n8n's WEBHOOK_URL on the workers: the base of the resume URL the orders' callbacks go to. */
 	webhookUrl: string;
+	/** The folder n8n's Read/Write Files node may touch there (default: the example's own, `.n8n-files`). */
+	filesDir?: string;
 	/** Each worker's output lines and the main's. */
 	workerLogs: () => string[][];
 	mainLog: () => string[];
@@ -84,7 +99,7 @@ export interface QueueRun {
 export async function createAndWaitInQueueMode(run: QueueRun, id: string, label: string) {
 	const { restUrl, cookie, sandbox, startUrl, webhookUrl } = run;
 	const mainLines = run.mainLog().length;
-	const { workflow, path: webhookPath } = asWebhookWorkflow(variant(id, label), 'queue');
+	const { workflow, path: webhookPath } = asWebhookWorkflow(variant(id, label, { filesDir: run.filesDir }), 'queue');
 	const { id: _id, active: _active, pinData: _pinData, ...toSave } = workflow;
 	const saved = await createWorkflow(restUrl, cookie, toSave);
 	await activateWorkflow(restUrl, cookie, saved.id);
@@ -114,7 +129,7 @@ export async function createAndWaitInQueueMode(run: QueueRun, id: string, label:
 	assert.equal(execution.status, 'success', `execution ${execution.id} ended ${execution.status}`);
 	const orders = finalOrders(execution);
 	assert.deepEqual(orders.map((order) => order.id), created);
-	assert.ok(orders.every((order) => FINISHED_STATUSES.includes(String(order.status)) && order.waitEnded === 'confirmed'), JSON.stringify(orders.map((order) => [order.status, order.waitEnded])));
+	assert.ok(orders.every((order) => FINISHED_STATUSES.includes(String(order.status)) && order.done === true), JSON.stringify(orders.map((order) => [order.status, order.done])));
 	for (const delivery of sent) assert.ok(delivery.target.startsWith(`${webhookUrl}webhook-waiting/${execution.id}?`), delivery.target);
 	// A worker logs each job it starts: the first part and the resumed part of the execution are two jobs.
 	const starts = run.workerLogs().map((lines) => lines.filter((line) => line.includes(`Worker started execution ${execution.id} `)).length);

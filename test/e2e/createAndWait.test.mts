@@ -1,18 +1,19 @@
 // Order > Create and Wait in a real n8n (examples/order-create-and-wait.json, run as imported, started as the
 // editor's "Execute workflow" starts it): the orders are created with the execution's own resume URL as Callback
 // URL, the execution waits in n8n's waiting state, the sandbox's completion callbacks reach the node's waiting
-// webhook, which reads every order from the API and resumes the execution only once all are done. The sandbox's clock
-// is moved so the orders complete (and, delayed one by one, minutes apart). Variations: forged callbacks, n8n
-// restarted while waiting, every callback lost (Check Again Every and the example's loop recover), two runs at once,
-// the subtitles example (queue mode, the resumed execution on a worker: queue.test.mts). Prints the callback -> resume
-// latency.
+// webhook, which reads every order from the API and resumes the execution only once all are done; without them,
+// n8n runs the node again at each check. The sandbox's clock is moved so the orders complete (and, delayed one by one,
+// minutes apart). Variations: forged callbacks, n8n restarted while waiting, n8n's Retry of a run whose create answer
+// was lost, every callback lost (the example as shipped and the node alone with its defaults), two runs at once, the
+// subtitles example (queue mode, the resumed execution on a worker: queue.test.mts). Prints the callback -> resume
+// latency and how long after the last completion each lost-callback run carried on.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 
 import { readExecutions, restRequest, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import { exampleNode, jsonOf, N8nUserFolder, readBinary, readExample, SandboxClient, testCredentials, waitFor, type WorkflowJson } from './harness.mts';
-import { callbackToResumeMs, createdBy, ENDED, example, finalOrders, FINISHED_STATUSES, LOOP_NODE, MINUTES_TO_COMPLETE, variant, WAIT_NODE, type Delivery } from './createAndWait.mts';
+import { callbackToResumeMs, createdBy, ENDED, example, finalOrders, FINISHED_STATUSES, MINUTES_TO_COMPLETE, SAVE_NODE, variant, WAIT_NODE, writeFilesTo, type Delivery } from './createAndWait.mts';
 
 type Json = Record<string, unknown>;
 
@@ -23,6 +24,16 @@ const SUBTITLES_NODE = 'Create subtitle orders and wait';
 const MINUTES_TO_SUBTITLES = 19;
 const ordersPerRun = (exampleNode(example, WAIT_NODE).parameters.targetLanguages as { language: unknown[] }).language.length;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Create and Wait as a user drops it in from the panel: the example's orders, every other setting its default, no next node. */
+function aloneWithDefaults(): WorkflowJson {
+	const workflow = variant('ollangCrWaitAlon', 'the node alone, its defaults');
+	workflow.nodes = workflow.nodes.filter((node) => node.name !== SAVE_NODE);
+	delete workflow.connections[WAIT_NODE];
+	const { projectId, orderType, level, targetLanguages } = exampleNode(workflow, WAIT_NODE).parameters;
+	exampleNode(workflow, WAIT_NODE).parameters = { resource: 'order', operation: 'createAndWait', projectId, orderType, level, targetLanguages };
+	return workflow;
+}
 
 /** Requests sent to one resume URL at once. */
 const FLOOD = 20;
@@ -38,7 +49,9 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		apart: variant('ollangCrWaitApar', 'minutes apart'),
 		forged: variant('ollangCrWaitFrgd', 'forged callbacks'),
 		restart: variant('ollangCrWaitRsta', 'n8n restarted'),
-		allLost: variant('ollangCrWaitLost', 'every callback lost', 1),
+		allLost: variant('ollangCrWaitLost', 'every callback lost'),
+		alone: aloneWithDefaults(),
+		retry: variant('ollangCrWaitRtry', "n8n's Retry", { checkEveryMinutes: 1 }),
 		twoRuns: variant('ollangCrWaitTwo1', 'two runs at once'),
 		oneLost: variant('ollangCrWaitOne1', 'one callback lost'),
 		cancelled: variant('ollangCrWaitCanc', 'an order cancelled'),
@@ -51,6 +64,7 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		n8n = N8nUserFolder.create('create-wait');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
+		for (const workflow of [example, subtitlesExample, ...Object.values(workflows)]) writeFilesTo(workflow, n8n.filesDir);
 		await n8n.importWorkflows([example, subtitlesExample, ...Object.values(workflows)]);
 		server = await n8n.start();
 		cookie = await signIn(server.url);
@@ -100,7 +114,8 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		assert.deepEqual(orders.map((order) => order.id), created, 'the orders output are the orders created');
 		for (const order of orders) {
 			assert.ok(FINISHED_STATUSES.includes(String(order.status)), `order ${String(order.id)} output as ${String(order.status)}`);
-			assert.equal(order.waitEnded, 'confirmed');
+			assert.equal(order.done, true);
+			assert.deepEqual(order.summary, { allDone: true, done: created.length, total: created.length, notDone: [], cancelled: [] });
 			assert.ok(FINISHED_STATUSES.includes((await sandbox.get<{ status: string }>(`/integration/orders/${String(order.id)}`)).status));
 		}
 	};
@@ -116,17 +131,17 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 
 		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
 		assert.equal((await answered(created[0])).attempts[0].statusCode, 200);
-		assert.equal((await untilStatus(workflow, [id], ['waiting']))[0].data.resultData.runData[LOOP_NODE], undefined, 'resumed by the first of three');
+		assert.equal((await untilStatus(workflow, [id], ['waiting']))[0].data.resultData.runData[SAVE_NODE], undefined, 'resumed by the first of three');
 		await sandbox.advanceClock(3);
 		assert.equal((await answered(created[1])).attempts[0].statusCode, 200);
-		assert.equal((await untilStatus(workflow, [id], ['waiting']))[0].data.resultData.runData[LOOP_NODE], undefined, 'resumed by the second of three');
+		assert.equal((await untilStatus(workflow, [id], ['waiting']))[0].data.resultData.runData[SAVE_NODE], undefined, 'resumed by the second of three');
 		await sandbox.advanceClock(3);
 		const [execution] = await untilStatus(workflow, [id], ENDED);
 
 		const orders = finalOrders(execution);
 		await assertEveryOrderConfirmed(orders, created);
 		assert.equal(execution.data.resultData.runData[WAIT_NODE].length, 1, 'the node ran once (resumed once)');
-		assert.equal(execution.data.resultData.runData[LOOP_NODE].length, 1, 'one resumption');
+		assert.equal(execution.data.resultData.runData[SAVE_NODE].length, 1, 'one resumption');
 		const sent = await deliveries(created);
 		assert.deepEqual(sent.map((delivery) => delivery.attempts.map((attempt) => attempt.statusCode)), [[200], [200], [200]], 'every callback answered 200 at once, none refused');
 		for (const delivery of sent) assert.match(delivery.target, new RegExp(`/webhook-waiting/${execution.id}\\?signature=`));
@@ -190,7 +205,7 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		const rounds = readsOfFlood / ordersPerRun;
 		assert.ok(rounds >= 1 && rounds <= Math.ceil(floodSeconds) + 1 && rounds < FLOOD, `${FLOOD} requests at once, answered within ${floodSeconds.toFixed(1)} s, read the orders ${rounds} times`);
 		const [still] = await untilStatus(workflow, [id], ['waiting']);
-		assert.equal(still.data.resultData.runData[LOOP_NODE], undefined, 'nothing resumed');
+		assert.equal(still.data.resultData.runData[SAVE_NODE], undefined, 'nothing resumed');
 		assert.ok(!(await sandbox.requests()).some((request) => request.path === '/integration/orders/aaaaaaaaaaaaaaaaaaaaaaaa'), 'an order named in a body is never read');
 		await sandbox.advanceClock(30);
 		const [execution] = await untilStatus(workflow, [id], ENDED);
@@ -225,27 +240,6 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		figures.push(`n8n restarted while waiting: resumed after the restart, ${created.length} confirmed; callback attempts ${retried.join(', ')}`);
 	});
 
-	it('every callback lost: Check Again Every (1 minute here) ends the round, the loop sends the items back, the node reads the orders and goes on', async () => {
-		const workflow = workflows.allLost;
-		const createsBefore = await creates();
-		const id = await execute(workflow);
-		const [waiting] = await untilStatus(workflow, [id], ['waiting']);
-		const created = createdBy(waiting);
-		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: ordersPerRun });
-		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
-		const started = Date.now();
-		// n8n checks for waits that are due once a minute: the round plus up to a minute, plus the run.
-		const [execution] = await untilStatus(workflow, [id], ENDED, 240_000);
-
-		await assertEveryOrderConfirmed(finalOrders(execution), created);
-		assert.deepEqual((await deliveries(created)).map((delivery) => delivery.status), Array(ordersPerRun).fill('dropped'));
-		assert.equal(execution.data.resultData.runData[WAIT_NODE].length, 2, 'the node ran twice: created, then read the orders');
-		const firstRound = execution.data.resultData.runData[WAIT_NODE][0].data?.main[0]?.map((item) => item.json.waitEnded);
-		assert.deepEqual(firstRound, Array(ordersPerRun).fill('checkAgain'), 'the round ended unread');
-		assert.equal((await creates()) - createsBefore, 1, 'the orders created once, not again when the node ran the second time');
-		figures.push(`every callback lost, Check Again Every 1 min: ${created.length} confirmed by the second run of the node, ${((Date.now() - started) / 1000).toFixed(0)} s after the orders completed`);
-	});
-
 	it('one callback of three lost, all completing at once: the others make the node read every order, one resumption', async () => {
 		const workflow = workflows.oneLost;
 		const id = await execute(workflow);
@@ -256,7 +250,7 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		const [execution] = await untilStatus(workflow, [id], ENDED);
 
 		await assertEveryOrderConfirmed(finalOrders(execution), created);
-		assert.equal(execution.data.resultData.runData[LOOP_NODE].length, 1, 'one resumption');
+		assert.equal(execution.data.resultData.runData[SAVE_NODE].length, 1, 'one resumption');
 		const sent = await deliveries(created);
 		assert.equal(sent.filter((delivery) => delivery.status === 'dropped').length, 1, 'one callback lost');
 		const latency = callbackToResumeMs(execution, sent, created);
@@ -317,5 +311,50 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 			assert.deepEqual(files.map((file) => [file.kind, file.mimeType, /\.vtt$/.test(String(file.fileName)), file.binaryProperty]), [['subtitles', 'text/vtt', true, 'data']]);
 		}
 		figures.push(`subtitles for a video: ${orders.length} orders, one VTT file each`);
+	});
+	it("n8n's Retry of a run whose create answer was lost: no order twice, and it carries on when they complete although their callbacks go to the failed run", async () => {
+		const workflow = workflows.retry;
+		const createsBefore = await creates();
+		await sandbox.admin('POST', 'faults', { method: 'POST', path: '/integration/orders/create', kind: 'drop', when: 'after', times: 1 });
+		const failedId = await execute(workflow);
+		const [failed] = await untilStatus(workflow, [failedId], ENDED);
+		assert.equal(failed.status, 'error');
+		const retried = await restRequest<{ id: string }>(server!.url, cookie, 'POST', `/rest/executions/${failedId}/retry`, { loadWorkflow: false });
+		const retryId = String(retried.id);
+		const [waiting] = await untilStatus(workflow, [retryId], ['waiting']);
+		const created = createdBy(waiting);
+		assert.equal(created.length, ordersPerRun);
+		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
+		const completedAt = Date.now();
+		const [execution] = await untilStatus(workflow, [retryId], ENDED, 240_000);
+
+		await assertEveryOrderConfirmed(finalOrders(execution), created);
+		assert.equal((await creates()) - createsBefore, 1, 'the orders created once: the Retry found them');
+		const sent = await deliveries(created);
+		assert.ok(sent.every((delivery) => delivery.target.includes(`/webhook-waiting/${failedId}?`)), 'the callbacks went to the failed run');
+		figures.push(`n8n's Retry after a lost create answer: ${created.length} orders (created once), carried on ${((Date.now() - completedAt) / 1000).toFixed(0)} s after they completed (Check Every 1 min; callbacks answered ${sent.map((delivery) => delivery.attempts[0].statusCode).join('/')})`);
+	});
+
+	it('every callback lost: the example as shipped and the node alone with its defaults each carry on within Check Every (5 minutes) of the completion, every order done', async () => {
+		const runs = [workflows.allLost, workflows.alone];
+		const createsBefore = await creates();
+		const ids = [await execute(runs[0]), await execute(runs[1])];
+		const waiting = [(await untilStatus(runs[0], [ids[0]], ['waiting']))[0], (await untilStatus(runs[1], [ids[1]], ['waiting']))[0]];
+		const created = waiting.map(createdBy);
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: created.flat().length });
+		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
+		const completedAt = Date.now();
+		// The bound the panel states (5 minutes), n8n's once-a-minute look for due waits, and the run.
+		const ended = await Promise.all(runs.map(async (workflow, index) => (await untilStatus(workflow, [ids[index]], ENDED, 8 * 60_000))[0]));
+		const seconds = (Date.now() - completedAt) / 1000;
+
+		for (const [index, execution] of ended.entries()) {
+			await assertEveryOrderConfirmed(finalOrders(execution), created[index]);
+			assert.equal(execution.data.resultData.runData[WAIT_NODE].length, 1, 'the node has one run');
+		}
+		assert.equal(ended[0].data.resultData.runData[SAVE_NODE].length, 1, "the example's next step ran once");
+		assert.deepEqual((await deliveries(created.flat())).map((delivery) => delivery.status), Array(created.flat().length).fill('dropped'));
+		assert.equal((await creates()) - createsBefore, 2, 'each run created its orders once');
+		figures.push(`every callback lost, the example as shipped and the node alone with its defaults: ${created.flat().length} orders done, both carried on within ${seconds.toFixed(0)} s of the completion`);
 	});
 });

@@ -466,7 +466,7 @@ describe('the package in queue mode: main, two workers, PostgreSQL, Redis', { ti
 			await startWorker(index, undefined, { WEBHOOK_URL: webhookUrl });
 		}
 		return await createAndWaitInQueueMode(
-			{ restUrl: main!.url, cookie, sandbox, startUrl, webhookUrl, workerLogs: () => workerLogs, mainLog: () => n8n.serverLog },
+			{ restUrl: main!.url, cookie, sandbox, startUrl, webhookUrl, filesDir: n8n.filesDir, workerLogs: () => workerLogs, mainLog: () => n8n.serverLog },
 			`ollangCrWaitQue${run}`,
 			`queue mode ${run}`,
 		);

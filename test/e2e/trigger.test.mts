@@ -245,28 +245,51 @@ describe('the Ollang Trigger in a real n8n (n8n start)', { timeout: 15 * 60_000 
 		assert.deepEqual([items[0].evaluationId, items[0].scores, items[0].textSummary], [order.latestEvaluation.id, order.latestEvaluation.scores, order.latestEvaluation.textSummary]);
 	});
 
-	it('Order > Create and Wait: the execution waits in n8n\'s waiting state and the order\'s callback resumes it, confirmed', async () => {
+	/** Starts the create-and-wait workflow and reads its execution until it waits; the order it waits for. */
+	async function startCreateAndWait(): Promise<{ waiting: N8nExecution; created: string; ended: () => Promise<N8nExecution> }> {
+		const before = new Set((await readExecutions(server!.url, cookie, createAndWait.workflow.id)).map((run) => run.id));
 		const answer = await callProductionWebhook(server!.url, createAndWait.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 		assert.equal(answer.status, 200, answer.text);
-		const execution = async (statuses: string[]) =>
+		const execution = async (statuses: string[], timeoutMs = 120_000) =>
 			await waitFor(
 				`the create-and-wait execution to be ${statuses.join(' or ')}`,
 				async () => {
-					const [run] = await readExecutions(server!.url, cookie, createAndWait.workflow.id);
+					const run = (await readExecutions(server!.url, cookie, createAndWait.workflow.id)).find((each) => !before.has(each.id));
 					return run && statuses.includes(run.status) ? run : undefined;
 				},
-				{ timeoutMs: 120_000, intervalMs: 500 },
+				{ timeoutMs, intervalMs: 500 },
 			);
 		const waiting = await execution(['waiting']);
 		const [created] = jsonOf(waiting, CREATE_AND_WAIT_NODE).map((item) => String(item.orderId));
-		// The order completes (AI-delivered 11 simulated minutes after it was made) and the sandbox calls back at once,
-		// well before the node's one-minute Limit Wait Time.
-		await sandbox.advanceClock(11);
-		const ended = await execution(['success', 'error', 'crashed', 'canceled']);
+		// n8n checks for due waits once a minute: Check Every (1 minute) plus up to a minute, plus the run.
+		return { waiting, created, ended: async () => await execution(['success', 'error', 'crashed', 'canceled'], 240_000) };
+	}
+
+	function assertCarriedOn(ended: N8nExecution, waiting: N8nExecution, created: string): void {
 		assert.equal(ended.id, waiting.id);
 		assert.equal(ended.status, 'success', JSON.stringify(ended.data.resultData.error ?? {}));
 		const [order] = jsonOf(ended, CREATE_AND_WAIT_NODE);
-		assert.deepEqual({ id: order.id, waitEnded: order.waitEnded, done: ['completed', 'delivered'].includes(String(order.status)) }, { id: created, waitEnded: 'confirmed', done: true });
+		assert.deepEqual({ id: order.orderId, done: order.done, status: ['completed', 'delivered'].includes(String(order.status)) }, { id: created, done: true, status: true });
+		assert.equal(ended.data.resultData.runData[CREATE_AND_WAIT_NODE].length, 1, 'the node has one run');
+	}
+
+	it('Order > Create and Wait: the execution waits in n8n\'s waiting state and the order\'s callback resumes it', async () => {
+		const { waiting, created, ended } = await startCreateAndWait();
+		// The order completes (AI-delivered 11 simulated minutes after it was made) and the sandbox calls back at once.
+		await sandbox.advanceClock(11);
+		assertCarriedOn(await ended(), waiting, created);
+	});
+
+	it('Order > Create and Wait, its callback lost: n8n runs the node again at its next check, which reads the order and carries on', async () => {
+		const { waiting, created, ended } = await startCreateAndWait();
+		await sandbox.admin('PUT', 'callbacks/settings', { dropNext: 1 });
+		await sandbox.advanceClock(11);
+		const completedAt = Date.now();
+		const execution = await ended();
+		assertCarriedOn(execution, waiting, created);
+		const [delivery] = (await sandbox.admin<{ deliveries: Array<{ orderId: string; status: string }> }>('GET', 'callbacks')).deliveries.filter((each) => each.orderId === created);
+		assert.equal(delivery?.status, 'dropped');
+		console.log(`Create and Wait, callback lost (Check Every 1 min): carried on ${((Date.now() - completedAt) / 1000).toFixed(0)} s after the order completed`);
 	});
 
 	it('leaves no API key in n8n\'s database, user folder or output', async () => {

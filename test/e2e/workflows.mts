@@ -62,9 +62,8 @@ export function ordersWorkflow(fixtures: Fixtures): WorkflowJson {
 }
 
 /**
- * Order > Create and Wait on its own: one order, and a one-minute Limit Wait Time, so the run ends whether or not
- * the order's callback reaches n8n (a worker without WEBHOOK_URL gives a resume URL nobody listens at): resumed by
- * the callback, or handed on at the limit. test/e2e/createAndWait.test.mts checks what it does.
+ * Order > Create and Wait on its own: one order, its defaults but Check Every one minute, so the run goes on whether
+ * or not the order's callback reaches n8n: resumed by the callback, or by n8n's next check (test/e2e/trigger.test.mts).
  */
 export function createAndWaitWorkflow(fixtures: Fixtures): WorkflowJson {
 	return stepsWorkflow(WORKFLOW_IDS.createAndWait, 'E2E: create and wait', [
@@ -73,7 +72,7 @@ export function createAndWaitWorkflow(fixtures: Fixtures): WorkflowJson {
 			orderType: 'document',
 			level: 0,
 			targetLanguages: { language: [{ code: 'de', isRush: false }] },
-			options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'minutes' } } },
+			options: { checkEvery: 1 },
 		}),
 	]);
 }
