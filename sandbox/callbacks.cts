@@ -28,6 +28,8 @@ export interface CallbackSettings {
 	 * arrives, so a receiver's fallback can be tested). Counts down; default 0.
 	 */
 	dropNext: number;
+	/** Every completion of these orders is lost, as dropNext loses the next ones (for one run's orders). Default none. */
+	dropOrders: string[];
 	/** How a failed delivery is tried again (RETRY_POLICIES). Default 'three'. */
 	retries: RetryPolicy;
 }
@@ -45,7 +47,7 @@ export function isRetryPolicy(value: unknown): value is RetryPolicy {
 	return typeof value === 'string' && Object.hasOwn(RETRY_POLICIES, value);
 }
 
-export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000, dropNext: 0, retries: 'three' };
+export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { allowLoopback: false, repeatProbability: 0.1, timeoutMs: 10_000, dropNext: 0, dropOrders: [], retries: 'three' };
 
 /** A repeat is sent this many simulated minutes after its original (0: in the same clock step, alongside it). */
 const REPEAT_DELAY_MINUTES: readonly [number, number] = [0, 2];
@@ -162,6 +164,10 @@ export class CallbackDispatcher implements CallbackSink {
 		const rng = this.world.rng.callbacks;
 		const repeated = repeatOf === null && rng.chance(this.settings.repeatProbability);
 		const repeatDelay = repeated ? rng.int(...REPEAT_DELAY_MINUTES) : 0;
+		if (repeatOf === null && this.settings.dropOrders.includes(delivery.orderId)) {
+			delivery.status = 'dropped';
+			return;
+		}
 		if (repeatOf === null && this.settings.dropNext > 0) {
 			this.settings.dropNext--;
 			delivery.status = 'dropped';
@@ -226,6 +232,7 @@ const settingsBody = z
 		repeatProbability: z.number().min(0).max(1).optional(),
 		timeoutMs: z.number().positive().optional(),
 		dropNext: z.number().int().min(0).optional(),
+		dropOrders: z.array(z.string()).optional(),
 		retries: z.enum(RETRY_POLICY_NAMES as [RetryPolicy, ...RetryPolicy[]]).optional(),
 	})
 	.strict();

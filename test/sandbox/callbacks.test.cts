@@ -349,6 +349,34 @@ describe('dropNext (a callback lost on purpose)', () => {
 	});
 });
 
+describe('dropOrders (one run\'s callbacks lost on purpose)', () => {
+	it('loses every completion of the orders named, whenever it comes, and sends the others', async () => {
+		const receiver = new Receiver();
+		await receiver.start();
+		const sandbox = await startSandbox({ quiet: true, callbacks: { allowLoopback: true, repeatProbability: 0 } });
+		try {
+			const orders = [];
+			for (const path of ['lost', 'kept']) orders.push((await createOrder(sandbox, `${receiver.url}/${path}`)).orderId);
+			const put = await fetch(`${sandbox.baseUrl}/__sandbox/callbacks/settings`, {
+				method: 'PUT',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ dropOrders: [orders[0]] }),
+			});
+			expect(await put.json()).toEqual(expect.objectContaining({ dropOrders: [orders[0]] }));
+			await advance(sandbox, 11);
+			await advance(sandbox, 24 * 60);
+			const [lost, kept] = orders.map((orderId) => deliveriesOf(sandbox, orderId));
+			expect(lost.map((delivery) => [delivery.status, delivery.attempts.length])).toEqual([['dropped', 0]]);
+			expect(kept.map((delivery) => delivery.status)).toEqual(['delivered']);
+			expect(receiver.received.map((request) => request.path)).toEqual(['/kept']);
+			expect(orders.map((orderId) => sandbox.state.orders.get(orderId)!.status)).toEqual(['delivered', 'delivered']);
+		} finally {
+			await sandbox.close();
+			await receiver.stop();
+		}
+	});
+});
+
 describe('callback URL rules', () => {
 	describe('without allowLoopback (the real API)', () => {
 		const { sandbox, receiver } = useWorld({ quiet: true });
@@ -488,7 +516,7 @@ describe('GET /__sandbox/callbacks', () => {
 		await advance(sandbox(), 1);
 		const all = (await (await fetch(`${sandbox().baseUrl}/__sandbox/callbacks`)).json()) as any;
 		expect(all.count).toBe(2);
-		expect(all.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0, retries: 'three' });
+		expect(all.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0, dropOrders: [], retries: 'three' });
 		expect(all.deliveries.map((delivery: any) => delivery.orderId).sort()).toEqual([one.orderId, two.orderId].sort());
 		for (const delivery of all.deliveries) {
 			expect(delivery).toEqual(
@@ -519,7 +547,7 @@ describe('GET /__sandbox/callbacks', () => {
 		expect((await put({ retries: 'twice' })).status).toBe(400);
 		expect((await put({ dropNext: -1 })).status).toBe(400);
 		expect((await put({ dropNext: 1.5 })).status).toBe(400);
-		expect(sandbox().callbacks.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0, retries: 'three' });
+		expect(sandbox().callbacks.settings).toEqual({ allowLoopback: true, repeatProbability: 0, timeoutMs: 10_000, dropNext: 0, dropOrders: [], retries: 'three' });
 	});
 });
 
@@ -542,7 +570,7 @@ describe('npm run sandbox flags', () => {
 			expect(output).toContain('callbacks: loopback targets allowed');
 			const listing = (await (await fetch(`${baseUrl}/__sandbox/callbacks`)).json()) as any;
 			expect(output).toContain('callbacks: failed deliveries retried once ([1] simulated minutes)');
-			expect(listing).toEqual({ count: 0, settings: { allowLoopback: true, repeatProbability: 0.5, timeoutMs: 10_000, dropNext: 0, retries: 'once' }, deliveries: [] });
+			expect(listing).toEqual({ count: 0, settings: { allowLoopback: true, repeatProbability: 0.5, timeoutMs: 10_000, dropNext: 0, dropOrders: [], retries: 'once' }, deliveries: [] });
 		} finally {
 			child.kill('SIGTERM');
 			await once(child, 'exit');
