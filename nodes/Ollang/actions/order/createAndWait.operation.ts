@@ -23,7 +23,7 @@ const FILE_CHOICES = [{ name: 'None', value: 'none', description: 'Only the orde
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Carries on once every order is done: within seconds when Ollang can reach this n8n over https, otherwise within Check Every (5 minutes unless changed in Options).',
+			'Carries on once every order is done: within seconds when Ollang can reach this n8n over https, otherwise within Check Every (5 minutes unless changed in Options)',
 		name: 'waitNotice',
 		type: 'notice',
 		default: '',
