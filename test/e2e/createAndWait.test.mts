@@ -9,6 +9,7 @@
 // latency and how long after the last completion each lost-callback run carried on.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 
 import { readExecutions, restRequest, signIn, type N8nExecution, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
@@ -19,6 +20,9 @@ type Json = Record<string, unknown>;
 
 /** The short example on the same node: subtitles in three languages, then one VTT file per language. */
 const subtitlesExample = readExample('subtitles-for-a-video.json');
+/** A file arrives in a form, Upload File, Create and Wait, the files saved (examples/translate-a-file.json). */
+const translateExample = readExample('translate-a-file.json');
+const TRANSLATE_WAIT_NODE = 'Translate and wait';
 const SUBTITLES_NODE = 'Create subtitle orders and wait';
 /** A subtitle order waits for closed captions first: 1 + 3 + 5 + 10 simulated minutes (sandbox/README.md). */
 const MINUTES_TO_SUBTITLES = 19;
@@ -64,8 +68,10 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		n8n = N8nUserFolder.create('create-wait');
 		await n8n.install();
 		await n8n.importCredentials(testCredentials(sandbox));
-		for (const workflow of [example, subtitlesExample, ...Object.values(workflows)]) writeFilesTo(workflow, n8n.filesDir);
-		await n8n.importWorkflows([example, subtitlesExample, ...Object.values(workflows)]);
+		for (const workflow of [example, subtitlesExample, translateExample, ...Object.values(workflows)]) writeFilesTo(workflow, n8n.filesDir);
+		await n8n.importWorkflows([example, subtitlesExample, translateExample, ...Object.values(workflows)]);
+		// Its form answers only once the workflow is published.
+		await n8n.publish(translateExample.id);
 		server = await n8n.start();
 		cookie = await signIn(server.url);
 	});
@@ -360,6 +366,27 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 		const sent = await deliveries(created);
 		assert.ok(sent.every((delivery) => delivery.target.includes(`/webhook-waiting/${failedId}?`)), 'the callbacks went to the failed run');
 		figures.push(`n8n's Retry after a lost create answer: ${created.length} orders (created once), carried on ${((Date.now() - completedAt) / 1000).toFixed(0)} s after they completed (Check Every 1 min; callbacks answered ${sent.map((delivery) => delivery.attempts[0].statusCode).join('/')})`);
+	});
+
+	it('example "translate a file": a document sent to its form is uploaded, ordered in two languages, and the translated files are saved once both are done', async () => {
+		const form = new FormData();
+		const document = Buffer.from('Hello from the product brochure.\n');
+		form.append('field-0', new Blob([document], { type: 'text/plain' }), 'brochure.txt');
+		const before = new Set((await executionsOf(translateExample)).map((execution) => execution.id));
+		const answer = await fetch(`${server!.url}/form/translate-a-file`, { method: 'POST', body: form });
+		assert.ok(answer.status < 300, `the form answered ${answer.status}: ${await answer.text()}`);
+		const waiting = await waitFor('the form\'s execution to wait', async () => (await executionsOf(translateExample)).find((execution) => !before.has(execution.id) && execution.status === 'waiting'));
+		const created = jsonOf(waiting, TRANSLATE_WAIT_NODE).map((json) => String(json.orderId));
+		assert.equal(created.length, 2);
+		await sandbox.advanceClock(MINUTES_TO_COMPLETE);
+		const [execution] = await untilStatus(translateExample, [waiting.id], ENDED);
+		assert.equal(execution.status, 'success', JSON.stringify(execution.data.resultData.error ?? {}));
+		const runs = execution.data.resultData.runData[TRANSLATE_WAIT_NODE];
+		const orders = (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json as Json);
+		assert.deepEqual(orders.map((order) => [order.orderId, order.targetLanguage, order.done]), created.map((id, index) => [id, ['de', 'fr'][index], true]));
+		const saved = readdirSync(n8n.filesDir).filter((name) => /^translated-(de|fr)-/.test(name)).sort();
+		assert.deepEqual(saved.map((name) => name.slice('translated-'.length, 'translated-'.length + 2)), ['de', 'fr'], `files saved: ${saved.join(', ')}`);
+		figures.push(`translate a file (form -> Upload File -> Create and Wait -> files saved): ${orders.length} orders done, saved ${saved.join(', ')}`);
 	});
 
 	it('every callback lost (started by the first test): both carried on within Check Every (5 minutes) of the completion, every order done, the example\'s next step once', async () => {
