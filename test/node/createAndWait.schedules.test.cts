@@ -184,7 +184,7 @@ describe('Order > Create and Wait against generated schedules', () => {
 					throw new Error(`${describeSchedule(schedule)}\n${(error as Error).message}`);
 				}
 			}),
-			{ numRuns: SCHEDULES, seed: SEED, endOnFailure: true },
+			{ numRuns: SCHEDULES, seed: SEED },
 		);
 	}, 600_000);
 });
