@@ -32,8 +32,9 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 /** Create and Wait as a user drops it in from the panel: the example's orders, every other setting its default, no next node. */
 function aloneWithDefaults(): WorkflowJson {
 	const workflow = variant('ollangCrWaitAlon', 'the node alone, its defaults');
-	workflow.nodes = workflow.nodes.filter((node) => node.name !== SAVE_NODE);
-	delete workflow.connections[WAIT_NODE];
+	const after = new Set([SAVE_NODE, 'Keep finished orders']);
+	workflow.nodes = workflow.nodes.filter((node) => !after.has(node.name));
+	for (const name of [WAIT_NODE, ...after]) delete workflow.connections[name];
 	const { projectId, orderType, level, targetLanguages } = exampleNode(workflow, WAIT_NODE).parameters;
 	exampleNode(workflow, WAIT_NODE).parameters = { resource: 'order', operation: 'createAndWait', projectId, orderType, level, targetLanguages };
 	return workflow;

@@ -129,5 +129,6 @@ export async function afterItems(this: IExecuteFunctions, output: INodeExecution
 	if (!items.some((entry) => entry.orders.length > 0)) return output;
 	const now = Date.now();
 	const state: WaitState = { version: 2, items, ...waitSettings(this, now), round: 0 };
-	return await checkOrders(this, state, now);
+	// While it waits, the node shows what creating the orders gave (alreadyApplied after a Retry, say).
+	return await checkOrders(this, state, now, output);
 }

@@ -14,9 +14,14 @@ import { clearWaitState, saveWaitState } from './state';
  * passed, the orders not done as an error; otherwise the execution waits until the next check (Check Every, or
  * the limit if sooner) or a callback, whichever comes first, and n8n runs the node again then (nextCheck.ts).
  * A read that fails (the API unreachable after the transport's retries) is tried again at the next check, until
- * the limit.
+ * the limit. `whileWaiting`: what the node shows while the execution waits (by default, the orders it waits for).
  */
-export async function checkOrders(ctx: IExecuteFunctions, state: WaitState, now: number): Promise<INodeExecutionData[]> {
+export async function checkOrders(
+	ctx: IExecuteFunctions,
+	state: WaitState,
+	now: number,
+	whileWaiting?: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	let reads: ReadOrder[] | undefined;
 	try {
 		reads = await readOrders(ctx, state);
@@ -39,5 +44,5 @@ export async function checkOrders(ctx: IExecuteFunctions, state: WaitState, now:
 	saveWaitState(ctx, next);
 	runAgainWhenResumed(ctx);
 	await ctx.putExecutionToWait(nextCheckAt(state.deadline, state.checkEvery, now));
-	return waitingItems(next);
+	return whileWaiting ?? waitingItems(next);
 }
