@@ -7,6 +7,7 @@ import { OllangApi } from '../../credentials/OllangApi.credentials';
 import { Ollang } from '../../nodes/Ollang/Ollang.node';
 import { OllangTrigger } from '../../nodes/OllangTrigger/OllangTrigger.node';
 import { findOperation, resources } from '../../nodes/Ollang/actions/router';
+import { LANGUAGE_CACHE_TTL_MS } from '../../nodes/Ollang/methods/languages';
 import { HARNESS_CREDENTIAL, OLLANG_CREDENTIAL_TYPE, OLLANG_NODE_TYPE, OLLANG_TRIGGER_NODE_TYPE } from '../harness/engine.cts';
 import { createAdditionalData, createCredentialsHelper, getRuntime, nodeTypes } from '../harness/runtime.cts';
 import { useSandbox } from './setup.cts';
@@ -125,6 +126,60 @@ describe('resource locators: list search', () => {
 		expect(general.results.map((result) => result.value)).toEqual([fixtures.folders.writable]);
 		const options = await methods.loadOptions.getFolders.call(context);
 		expect(options.map((option) => option.name)).toEqual(folders.results.map((result) => String(result.name).replace(/ \(\d+ projects\)$/, '')).sort());
+	});
+
+	it('lists custom instructions by key, searched by key or description', async () => {
+		const context = await loadOptionsContext('owner');
+		for (const [key, description] of [['tone_formal', 'Formal register'], ['brand_names', 'Keep product names'], ['avoid_slang', 'No slang at all']]) {
+			const created = await fetch(`${sandbox().baseUrl}/integration/custom-instructions`, {
+				method: 'POST',
+				headers: { 'X-Api-Key': sandbox().keys.owner, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ key, value: `Instruction ${key}`, description }),
+			});
+			expect(created.status).toBe(201);
+		}
+		const instructions = [...sandbox().state.customInstructions.values()];
+		expect(instructions.length).toBeGreaterThan(2);
+
+		const all = await methods.listSearch.searchCustomInstructions.call(context);
+		expect(all.results.map((result) => result.value).sort()).toEqual(instructions.map((instruction) => instruction.id).sort());
+		expect(all.results.map((result) => String(result.name).replace(/ \(inactive\)$/, ''))).toEqual(instructions.map((instruction) => instruction.key).sort((a, b) => a.localeCompare(b)));
+		const brand = instructions.find((instruction) => instruction.key === 'brand_names')!;
+		expect((await methods.listSearch.searchCustomInstructions.call(context, 'BRAND')).results).toEqual([{ name: 'brand_names', value: brand.id }]);
+		expect((await methods.listSearch.searchCustomInstructions.call(context, 'slang')).results.map((result) => result.name)).toEqual(['avoid_slang']);
+	});
+
+	it('offers the API\'s languages and variants, loaded once a minute per credential', async () => {
+		const path = '/integration/locales/languages';
+		const catalogue = (await (await fetch(`${sandbox().baseUrl}${path}`, { headers: { 'X-Api-Key': sandbox().keys.owner } })).json()) as Array<{ code: string; name: string; variants?: Array<{ code: string; name: string }> }>;
+		const codes = catalogue.flatMap((language) => [language.code, ...(language.variants ?? []).map((variant) => variant.code)]);
+		sandbox().requests.reset();
+
+		const member = await loadOptionsContext('member');
+		const languages = await methods.loadOptions.getLanguages.call(member);
+		expect(languages.map((option) => option.value).sort()).toEqual([...codes].sort());
+		expect(languages.find((option) => option.value === 'pt-PT')?.name).toBe('Portuguese (Portugal) (pt-PT)');
+		expect(languages.map((option) => option.name)).toEqual(languages.map((option) => option.name).sort((a, b) => a.localeCompare(b)));
+		const withDetect = await methods.loadOptions.getLanguagesOrDetect.call(member);
+		expect(withDetect[0]).toMatchObject({ name: 'Detect Automatically', value: 'all' });
+		expect(withDetect.slice(1)).toEqual(languages);
+		// The second and third fields of the panel were served without asking again.
+		expect(sandbox().requests.count({ method: 'GET', path })).toBe(1);
+
+		// Another credential (another key) loads its own; a wrong key is not served another key's catalogue.
+		await methods.loadOptions.getLanguages.call(await loadOptionsContext('owner'));
+		expect(sandbox().requests.count({ method: 'GET', path })).toBe(2);
+		await expect(methods.loadOptions.getLanguages.call(await loadOptionsContext({ apiKey: 'wrong-key-4444444' }))).rejects.toThrow('401');
+
+		// A minute later the panel loads the catalogue afresh.
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + LANGUAGE_CACHE_TTL_MS);
+		try {
+			await methods.loadOptions.getLanguages.call(member);
+		} finally {
+			clock.mockRestore();
+		}
+		expect(sandbox().requests.count({ method: 'GET', path })).toBe(4);
 	});
 
 	it('a wrong key fails the search with the API\'s 401', async () => {

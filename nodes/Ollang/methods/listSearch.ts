@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { apiRequest, MAX_PAGE_SIZE, pagingKey, unexpectedResponse } from '../transport';
 import type { OllangRequest, PagingStyle } from '../transport';
+import { requireList } from '../actions/common/responses';
 import { listMemories, memoryLabel } from './memories';
 
 /**
@@ -87,4 +88,31 @@ export async function searchFolders(
 export async function searchMemories(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const memories = await listMemories.call(this, filter);
 	return { results: memories.map((memory) => ({ name: memoryLabel(memory), value: String(memory.id) })) };
+}
+
+/** Custom instructions by key (the API lists them all at once); the search text matches the key or description. */
+export async function searchCustomInstructions(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const request: OllangRequest = { method: 'GET', path: '/integration/custom-instructions', retry: 'safe' };
+	const needle = filter?.trim().toLowerCase();
+	const instructions = requireList
+		.call(this, request, await apiRequest.call(this, request))
+		.filter(
+			(instruction) =>
+				!needle ||
+				[instruction.key, instruction.description].some((field) =>
+					String(field ?? '')
+						.toLowerCase()
+						.includes(needle),
+				),
+		)
+		.sort((a, b) => String(a.key ?? '').localeCompare(String(b.key ?? '')));
+	return {
+		results: instructions.map((instruction) => ({
+			name: `${String(instruction.key ?? instruction.id)}${instruction.active === false ? ' (inactive)' : ''}`,
+			value: String(instruction.id),
+		})),
+	};
 }
