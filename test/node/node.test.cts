@@ -1,6 +1,6 @@
 // The node as n8n sees it: its description (every operation reachable, every parameter scoped), the router's
 // map, the resource locators' list search through n8n-core's LoadOptionsContext, and the credential's test.
-import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INode, INodeParameterResourceLocator, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 import { OllangApi } from '../../credentials/OllangApi.credentials';
@@ -60,7 +60,12 @@ describe('node description', () => {
 });
 
 describe('resource locators: list search', () => {
-	async function loadOptionsContext(key: KeyName | { apiKey: string }): Promise<LoadOptionsContext> {
+	/** A list search as the panel asks for it; `parameters` are the panel's values (what a dependent list reads). */
+	async function loadOptionsContext(
+		key: KeyName | { apiKey: string },
+		parameters: INode['parameters'] = { resource: 'order', operation: 'get' },
+		path = 'parameters.orderId',
+	): Promise<LoadOptionsContext> {
 		const runtime = await getRuntime();
 		const node: INode = {
 			id: 'list-search',
@@ -68,14 +73,15 @@ describe('resource locators: list search', () => {
 			type: OLLANG_NODE_TYPE,
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { resource: 'order', operation: 'get' },
+			parameters,
 			credentials: { [OLLANG_CREDENTIAL_TYPE]: { ...HARNESS_CREDENTIAL } },
 		};
 		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runtime.nodeTypes });
 		const credentialsHelper = createCredentialsHelper({
 			[HARNESS_CREDENTIAL.id]: { type: OLLANG_CREDENTIAL_TYPE, data: { baseUrl: sandbox().baseUrl, apiKey: typeof key === 'string' ? sandbox().keys[key] : key.apiKey } },
 		});
-		return new LoadOptionsContext(workflow, node, createAdditionalData({ credentialsHelper }), 'parameters.orderId');
+		const additionalData = { ...createAdditionalData({ credentialsHelper }), currentNodeParameters: parameters };
+		return new LoadOptionsContext(workflow, node, additionalData, path);
 	}
 	const methods = new Ollang().methods;
 
@@ -180,6 +186,41 @@ describe('resource locators: list search', () => {
 			clock.mockRestore();
 		}
 		expect(sandbox().requests.count({ method: 'GET', path })).toBe(4);
+	});
+
+	it('lists the revision requests of the order chosen above, and asks for the order first', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed', progress: false });
+		for (const [time, description] of [['00:00:05', 'Fix the intro subtitle'], ['00:01:10', 'Speaker name misspelt']]) {
+			const created = await fetch(`${sandbox().baseUrl}/integration/revision/${order.id}`, {
+				method: 'POST',
+				headers: { 'X-Api-Key': sandbox().keys.owner, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ type: time === '00:00:05' ? 'wrongSubtitle' : 'syncError', time, description }),
+			});
+			expect(created.status).toBe(201);
+		}
+		const revisions = [...sandbox().state.revisions.values()].filter((revision) => revision.orderId === order.id);
+		const panel = (orderId: INodeParameterResourceLocator): INodeParameters => ({ resource: 'revision', operation: 'delete', orderId, revisionId: { __rl: true, mode: 'list', value: '' } });
+
+		const listed = await methods.listSearch.searchRevisions.call(await loadOptionsContext('owner', panel({ __rl: true, mode: 'list', value: order.id }), 'parameters.revisionId'));
+		expect(listed.results.map((result) => result.value).sort()).toEqual(revisions.map((revision) => revision.id).sort());
+		expect(listed.results.map((result) => result.name).sort()).toEqual(['Sync Error at 00:01:10: Speaker name misspelt', 'Wrong Subtitle at 00:00:05: Fix the intro subtitle']);
+		const searched = await methods.listSearch.searchRevisions.call(await loadOptionsContext('owner', panel({ __rl: true, mode: 'id', value: order.id }), 'parameters.revisionId'), 'speaker');
+		expect(searched.results.map((result) => result.name)).toEqual(['Sync Error at 00:01:10: Speaker name misspelt']);
+		for (const unchosen of [{ __rl: true, mode: 'list', value: '' }, { __rl: true, mode: 'id', value: '={{ $json.orderId }}' }] as INodeParameterResourceLocator[]) {
+			await expect(methods.listSearch.searchRevisions.call(await loadOptionsContext('owner', panel(unchosen), 'parameters.revisionId'))).rejects.toThrow('Choose the order first');
+		}
+	});
+
+	it('lists the documents of the folder chosen above', async () => {
+		const folderId = sandbox().fixtures.folders.writable;
+		const documents = [...sandbox().state.folderDocs.values()].filter((document) => document.folderId === folderId);
+		expect(documents.length).toBeGreaterThan(0);
+		const panel = { resource: 'folder', operation: 'removeDocument', folderId: { __rl: true, mode: 'list', value: folderId }, documentId: { __rl: true, mode: 'list', value: '' } };
+
+		const listed = await methods.listSearch.searchFolderDocuments.call(await loadOptionsContext('owner', panel, 'parameters.documentId'));
+		expect(listed.results.map((result) => result.value).sort()).toEqual(documents.map((document) => document.id).sort());
+		const first = documents[0];
+		expect(listed.results.find((result) => result.value === first.id)?.name).toBe(`${first.name ?? first.fileName} (${[first.type, first.language].filter(Boolean).join(', ')})`);
 	});
 
 	it('a wrong key fails the search with the API\'s 401', async () => {

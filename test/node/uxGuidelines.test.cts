@@ -223,8 +223,6 @@ describe('UX guidelines: text case', () => {
  */
 const IDS_WITHOUT_LIST: Record<string, string> = {
 	jobId: 'the API cannot list import jobs (only read one by its ID)',
-	revisionId: 'the revisions of one order, given by an expression from Revision > Get Many or Create; a list needs the order chosen first',
-	documentId: "a folder's document, given by an expression from Folder > Get Many Documents or the upload; a list needs the folder chosen first",
 	elementId: "not an item to pick: a translation unit's own element key, written with the unit",
 	translatorId: 'the API offers no list of translators',
 	fileKey: 'a Figma file key or URL, from Figma itself (the API lists no files)',

@@ -97,6 +97,16 @@ export function projectLocator(description: string): INodeProperties {
 	return listLocator('projectId', 'Project', 'searchProjects', description);
 }
 
+/** A revision request of the order chosen in the same panel: listed once the order is chosen. */
+export function revisionLocator(description: string): INodeProperties {
+	return listLocator('revisionId', 'Revision', 'searchRevisions', description);
+}
+
+/** A document of the folder chosen in the same panel: listed once the folder is chosen. */
+export function folderDocumentLocator(description: string): INodeProperties {
+	return listLocator('documentId', 'Document', 'searchFolderDocuments', description);
+}
+
 export function customInstructionLocator(description: string): INodeProperties {
 	return listLocator('instructionId', 'Custom Instruction', 'searchCustomInstructions', description);
 }
