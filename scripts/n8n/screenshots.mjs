@@ -6,6 +6,7 @@
 //
 //   node scripts/n8n/screenshots.mjs [--out-dir docs/images]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,6 +79,13 @@ async function shootNodePanel(page, editorUrl, workflow, node, displayMode, file
 	log(LOG_PREFIX, `${path.relative(REPO_ROOT, file)}: the panel of "${node.name}"`);
 }
 
+/** The Ollang node's newest version, from the build packAndInstall made. */
+function ollangNodeVersion() {
+	const { Ollang } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'dist', 'nodes', 'Ollang', 'Ollang.node.js'));
+	const { version, defaultVersion } = new Ollang().description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+}
+
 /** A workflow of one Order > Create node with nothing picked yet: for the pictures of its project list and language dropdown. */
 function pickingWorkflow(credential) {
 	return {
@@ -91,7 +99,7 @@ function pickingWorkflow(credential) {
 				id: '5e5e0000-0000-4000-8000-0000000000aa',
 				name: 'Create order',
 				type: 'n8n-nodes-ollang.ollang',
-				typeVersion: 2,
+				typeVersion: ollangNodeVersion(),
 				position: [0, 0],
 				parameters: { resource: 'order', operation: 'create', orderType: 'document', level: 0 },
 				credentials: { ollangApi: { id: credential.id, name: credential.name } },

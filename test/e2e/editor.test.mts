@@ -289,6 +289,27 @@ async function settledTexts(page: DevToolsPage, selector: string, done: (texts: 
 	return await settle(() => visibleTexts(page, selector).catch(() => []), done);
 }
 
+/**
+ * Opens a list with the mouse (its field `trigger`) and returns the texts of its `item`s once `done` holds for them.
+ * A click that lands while the panel is still drawing itself opens nothing: the field is clicked again then, as a
+ * person would, but never while the list (`open`) is showing, which a click would close.
+ */
+async function openList(page: DevToolsPage, trigger: string, item: string, open: string, done: (texts: string[]) => boolean): Promise<string[]> {
+	let clickedAt = 0;
+	return await settle(
+		async () => {
+			const texts = await visibleTexts(page, item).catch(() => []);
+			const showing = await page.evaluate<boolean>(`${visibleElements(open)}.length > 0`).catch(() => false);
+			if (!done(texts) && !showing && Date.now() - clickedAt > 3_000) {
+				clickedAt = Date.now();
+				await mouseClick(page, trigger);
+			}
+			return texts;
+		},
+		done,
+	);
+}
+
 /** Clicks the visible element matching `selector` whose text is `text`, once it is shown; fails naming what was. */
 async function pick(page: DevToolsPage, selector: string, text: string): Promise<string[]> {
 	const texts = await settledTexts(page, selector, (shown) => shown.includes(text));
@@ -526,8 +547,7 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 		await page.waitFor(`${visibleElements(projectInput)}.length > 0`, "the Project field of Order > Create's panel", SETTLE_MS);
 
 		// The project: the list opens with the account's projects, newest first; searching narrows it.
-		await mouseClick(page, projectInput);
-		const listed = await settledTexts(page, '[data-test-id="rlc-item"]', (texts) => texts.length > 1);
+		const listed = await openList(page, projectInput, '[data-test-id="rlc-item"]', '[data-test-id="rlc-search"]', (texts) => texts.length > 1);
 		assert.ok(listed.length > 1, `the project list shows ${JSON.stringify(listed)}`);
 		const firstPage = await sandbox!.get<{ data: Array<{ name: string; sourceLanguage: string }> }>('/integration/project', {
 			query: { page: 1, take: 50, orderBy: 'createdAt', orderDirection: 'desc' },
@@ -544,8 +564,7 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 
 		// The language: the dropdown lists the API's languages and their variants; typing filters it.
 		const languageInput = '[data-test-id="ndv"] [data-test-id="parameter-input-code"] input';
-		await mouseClick(page, languageInput);
-		const offered = await settledTexts(page, '[data-test-id="parameter-input-item"]', (texts) => texts.includes(germanLabel));
+		const offered = await openList(page, languageInput, '[data-test-id="parameter-input-item"]', '.el-select-dropdown', (texts) => texts.includes(germanLabel));
 		assert.ok(offered.includes(germanLabel), `the language dropdown shows ${JSON.stringify(offered)}`);
 		assert.deepEqual([...offered].sort(), [...languageLabels].sort(), "the dropdown offers the API's languages and variants");
 		await typeText(page, german.name);
