@@ -58,10 +58,12 @@ function runJest() {
  */
 const MATRIX_FILES = ['resources.test.mts', 'restarts.test.mts', 'trigger.test.mts'];
 /**
- * Versions without a mode of their own (1.x) also run Create and Wait's file: how n8n resumes a waiting execution
- * (and so how the node gets to check its orders) is n8n's own code in each version. It mostly waits (n8n's checks).
+ * Files the 1.x versions (those without a mode of their own) run beside MATRIX_FILES: the editor, whose resource
+ * locator lists and loaded dropdowns n8n 1.x draws with other components than 2.x, and Create and Wait's, since how
+ * n8n resumes a waiting execution (and so how the node gets to check its orders) is n8n's own code in each version
+ * (it mostly waits for n8n's checks).
  */
-const OLDER_VERSION_FILES = ['createAndWait.test.mts'];
+const OLDER_MAJOR_FILES = [...MATRIX_FILES, 'createAndWait.test.mts', 'editor.test.mts'];
 /**
  * The newest 2.x runs with n8n 3.0's new defaults (test/e2e/harness.mts N8N_3_DEFAULTS: filesystem binary data,
  * manual executions on workers, 60 s task timeout, SSRF protection on), and also queue mode, the 3.0 migration
@@ -233,13 +235,13 @@ try {
 		outcomes.push(first.outcome);
 		step('waiting for the rest of the background installs (every n8n runtime, verdaccio)');
 		console.log((await prefetch.finished()).summary);
-		// Versions without a mode of their own (1.123: three files, all at once: two of them mostly wait for polls), then
+		// Versions without a mode of their own (1.123: four files, three at once: two of them mostly wait for polls), then
 		// each version with one. (1.x's files in a lane beside 2.41.1's stage instead: four n8n instances at once starved
 		// 2.41.1's restarts file, whose default-persistence trigger then missed 51 of 78 events within its bound.)
 		const others = Object.keys(N8N_VERSIONS).filter((version) => version !== DEFAULT_N8N_VERSION);
 		for (const version of others.filter((candidate) => !(candidate in MATRIX_MODES))) {
-			const files = [...MATRIX_FILES, ...OLDER_VERSION_FILES];
-			outcomes.push((await runEndToEnd(version, files, { concurrency: files.length })).outcome);
+			// Four at once: Create and Wait's file mostly waits, the editor's waits for its turn.
+			outcomes.push((await runEndToEnd(version, OLDER_MAJOR_FILES, { concurrency: 4 })).outcome);
 		}
 		for (const version of others.filter((candidate) => candidate in MATRIX_MODES)) {
 			const mode = MATRIX_MODES[version];

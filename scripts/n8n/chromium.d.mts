@@ -22,6 +22,13 @@ export class DevToolsPage {
 }
 
 export function hideTransientUi(page: DevToolsPage): Promise<void>;
+export function hideNotifications(page: DevToolsPage): Promise<void>;
+/** A page expression: the visible elements matching `selector`. */
+export function visibleElements(selector: string): string;
+export function visibleTexts(page: DevToolsPage, selector: string): Promise<string[]>;
+/** The mouse pressed and released over the `index`th visible element matching `selector`. */
+export function mouseClick(page: DevToolsPage, selector: string, index?: number): Promise<void>;
+export function typeText(page: DevToolsPage, text: string): Promise<void>;
 
 export interface RunningChromium {
 	page: DevToolsPage;

@@ -139,6 +139,44 @@ export class DevToolsPage {
 	}
 }
 
+/** A page expression: the visible elements matching `selector` (n8n's popups keep hidden copies of their items). */
+export function visibleElements(selector) {
+	return `[...document.querySelectorAll(${JSON.stringify(selector)})].filter((element) => element.getClientRects().length > 0)`;
+}
+
+/** The texts of the visible elements matching `selector`, in page order. */
+export async function visibleTexts(page, selector) {
+	return await page.evaluate(`${visibleElements(selector)}.map((element) => element.innerText.trim())`);
+}
+
+/**
+ * A person's click: the mouse moved over the `index`th visible element matching `selector` (scrolled into view),
+ * pressed and released. n8n's dropdowns open on the mouse, not on a script's click().
+ */
+export async function mouseClick(page, selector, index = 0) {
+	const point = await page.evaluate(`(() => {
+		const element = ${visibleElements(selector)}[${index}];
+		if (!element) return null;
+		element.scrollIntoView({ block: 'center' });
+		const box = element.getBoundingClientRect();
+		return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+	})()`);
+	if (!point) throw new Error(`nothing visible to click: ${selector} #${index}`);
+	for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased']) {
+		await page.send('Input.dispatchMouseEvent', { type, ...point, button: 'left', clickCount: 1 });
+	}
+}
+
+/** Types text where the focus is, as a keyboard would. */
+export async function typeText(page, text) {
+	await page.send('Input.insertText', { text });
+}
+
+/** Hides n8n's toasts, and nothing else: for a picture of an open dropdown (hideTransientUi hides those too). */
+export async function hideNotifications(page) {
+	await page.evaluate(`document.head.insertAdjacentHTML('beforeend', '<style>.el-notification { display: none !important; }</style>')`);
+}
+
 /** Hides what n8n lays over the page for a moment (toasts, tooltips), so that it does not cover a picture. */
 export async function hideTransientUi(page) {
 	await page.evaluate(`document.head.insertAdjacentHTML('beforeend', '<style>.el-notification, .el-popper, .n8n-tooltip { display: none !important; }</style>')`);

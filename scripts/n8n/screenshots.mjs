@@ -1,15 +1,25 @@
 #!/usr/bin/env node
-// `npm run screenshots`: pictures of the example workflows and of the Ollang nodes' panels in the real n8n editor,
-// for the README (docs/images/*.png). Starts its own sandbox and n8n (a throwaway user folder with the packed package,
+// `npm run screenshots`: pictures of the example workflows and of the Ollang nodes' panels in the real n8n editor
+// (Order > Create's project list and language dropdown opened among them), for the README (docs/images/*.png). Starts its own sandbox and n8n (a throwaway user folder with the packed package,
 // the sandbox credentials and the examples), signs in through the form in headless chromium, and takes each picture
 // at 1440x900. Run it again after changing the nodes or the examples.
 //
 //   node scripts/n8n/screenshots.mjs [--out-dir docs/images]
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureChromium, hideTransientUi, signInThroughForm, startChromium } from './chromium.mjs';
+import {
+	ensureChromium,
+	hideNotifications,
+	hideTransientUi,
+	mouseClick,
+	signInThroughForm,
+	startChromium,
+	visibleElements,
+	visibleTexts,
+} from './chromium.mjs';
 import { freePort, log } from './process.mjs';
 import { LOCAL_OWNER, REPO_ROOT, importCredentials, importWorkflows, packAndInstall, startN8n } from './runtime.mjs';
 import { sandboxCredentials, startSandboxProcess } from './sandbox.mjs';
@@ -69,6 +79,65 @@ async function shootNodePanel(page, editorUrl, workflow, node, displayMode, file
 	log(LOG_PREFIX, `${path.relative(REPO_ROOT, file)}: the panel of "${node.name}"`);
 }
 
+/** The Ollang node's newest version, from the build packAndInstall made. */
+function ollangNodeVersion() {
+	const { Ollang } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'dist', 'nodes', 'Ollang', 'Ollang.node.js'));
+	const { version, defaultVersion } = new Ollang().description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+}
+
+/** A workflow of one Order > Create node with nothing picked yet: for the pictures of its project list and language dropdown. */
+function pickingWorkflow(credential) {
+	return {
+		id: 'OllangPickPanel01',
+		name: 'Pick a project and a language',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {},
+		nodes: [
+			{
+				id: '5e5e0000-0000-4000-8000-0000000000aa',
+				name: 'Create order',
+				type: 'n8n-nodes-ollang.ollang',
+				typeVersion: ollangNodeVersion(),
+				position: [0, 0],
+				parameters: { resource: 'order', operation: 'create', orderType: 'document', level: 0 },
+				credentials: { ollangApi: { id: credential.id, name: credential.name } },
+			},
+		],
+	};
+}
+
+/** Waits until the visible elements matching `selector` are at least `count`; returns their texts. */
+async function waitForTexts(page, selector, count, what) {
+	await page.waitFor(`${visibleElements(selector)}.length >= ${count}`, what);
+	await sleep(800);
+	return await visibleTexts(page, selector);
+}
+
+/**
+ * Order > Create's panel: its project list opened (the account's projects, newest first, with the search above), then
+ * a project picked and the target language dropdown opened (the API's languages).
+ */
+async function shootPickers(page, editorUrl, workflow, projectFile, languageFile) {
+	const node = workflow.nodes[0];
+	const projectInput = '[data-test-id="ndv"] [data-test-id="parameter-input-projectId"] [data-test-id="rlc-input"]';
+	await page.navigate(`${editorUrl}/workflow/${workflow.id}/${node.id}`);
+	await page.waitFor(`${visibleElements(projectInput)}.length > 0`, `the Project field of "${node.name}"`);
+	await sleep(1000);
+	await hideNotifications(page);
+	await mouseClick(page, projectInput);
+	const projects = await waitForTexts(page, '[data-test-id="rlc-item"]', 2, 'the project list');
+	await page.screenshot(projectFile);
+	log(LOG_PREFIX, `${path.relative(REPO_ROOT, projectFile)}: the project list (${projects.length} projects)`);
+	await mouseClick(page, '[data-test-id="rlc-item"]', 0);
+	await sleep(800);
+	await mouseClick(page, '[data-test-id="ndv"] [data-test-id="parameter-input-code"] input');
+	const languages = await waitForTexts(page, '[data-test-id="parameter-input-item"]', 2, 'the language dropdown');
+	await page.screenshot(languageFile);
+	log(LOG_PREFIX, `${path.relative(REPO_ROOT, languageFile)}: the language dropdown (${languages.length} languages)`);
+}
+
 async function main() {
 	mkdirSync(outDir, { recursive: true });
 	await ensureChromium();
@@ -80,8 +149,12 @@ async function main() {
 		// The demo data, with the clock at the real time now so the examples' date windows hold data.
 		const sandbox = await startSandboxProcess(['--volume', 'demo', '--start-at', new Date().toISOString()]);
 		stops.push(sandbox.stop);
-		await importCredentials(userFolder, sandboxCredentials(sandbox.info));
-		await importWorkflows(userFolder, examples.map((example) => example.file));
+		const credentials = sandboxCredentials(sandbox.info);
+		await importCredentials(userFolder, credentials);
+		const picking = pickingWorkflow(credentials[0]);
+		const pickingFile = path.join(userFolder, 'picking-workflow.json');
+		writeFileSync(pickingFile, JSON.stringify(picking));
+		await importWorkflows(userFolder, [...examples.map((example) => example.file), pickingFile]);
 		const n8n = await startN8n(userFolder, { port: await freePort() });
 		stops.push(n8n.stop);
 		const chromium = await startChromium();
@@ -97,6 +170,7 @@ async function main() {
 		await shootNodePanel(page, n8n.url, report, nodeOf(report, 'n8n-nodes-ollang.ollang'), 'schema', path.join(outDir, 'ollang-node-panel.png'));
 		const review = byFile('human-review-on-ai-delivery.json');
 		await shootNodePanel(page, n8n.url, review, nodeOf(review, 'n8n-nodes-ollang.ollangTrigger'), 'json', path.join(outDir, 'ollang-trigger-panel.png'));
+		await shootPickers(page, n8n.url, picking, path.join(outDir, 'ollang-project-list.png'), path.join(outDir, 'ollang-language-dropdown.png'));
 	} finally {
 		for (const stop of stops.reverse()) await stop();
 		rmSync(userFolder, { recursive: true, force: true });

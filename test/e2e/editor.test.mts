@@ -3,7 +3,11 @@
 // node's subtitle must name its operation, resource or event by display name (not the raw values), and in the
 // trigger's settings panel (NDV) no parameter label may be cut off. Expectations come from the nodes' descriptions;
 // what the editor shows is read from its DOM. Screenshots of the canvas and of each panel are written and checked.
-// Runs on the default n8n only (scripts/test.mjs); Chromium is installed as scripts/n8n/ensure-chromium.sh does.
+// Then a person's first order: in Order > Create's panel a project is picked from the searchable list (searched by
+// part of its name) and a target language from the dropdown the API's languages fill, with the mouse, and the node
+// runs with them; the order the sandbox then holds has that project and language.
+// Runs on the default n8n and on 1.123.81 (scripts/test.mjs), whose resource locator and dropdowns differ;
+// Chromium is installed as scripts/n8n/ensure-chromium.sh does.
 //
 // OLLANG_E2E_SCREENSHOTS=<dir> keeps the screenshots there; otherwise they go with the temporary user folder.
 import assert from 'node:assert/strict';
@@ -17,13 +21,17 @@ import { OllangTrigger } from '../../nodes/OllangTrigger/OllangTrigger.node.ts';
 import {
 	ensureChromium,
 	hideTransientUi,
+	mouseClick,
 	signInThroughForm,
 	startChromium,
+	typeText,
+	visibleElements,
+	visibleTexts,
 	WINDOW,
 	type DevToolsPage,
 	type RunningChromium,
 } from '../../scripts/n8n/chromium.mjs';
-import { createWorkflow, deleteWorkflow, LOCAL_OWNER, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
+import { createWorkflow, deleteWorkflow, LOCAL_OWNER, N8N_VERSION, restRequest, signIn, type RunningN8n } from '../../scripts/n8n/runtime.mjs';
 import {
 	byId,
 	N8nUserFolder,
@@ -276,6 +284,41 @@ function assertScreenshot(file: string): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The texts of the visible elements matching `selector`, once `done` holds for them (or SETTLE_MS pass). */
+async function settledTexts(page: DevToolsPage, selector: string, done: (texts: string[]) => boolean): Promise<string[]> {
+	return await settle(() => visibleTexts(page, selector).catch(() => []), done);
+}
+
+/**
+ * Opens a list with the mouse (its field `trigger`) and returns the texts of its `item`s once `done` holds for them.
+ * A click that lands while the panel is still drawing itself opens nothing: the field is clicked again then, as a
+ * person would, but never while the list (`open`) is showing, which a click would close.
+ */
+async function openList(page: DevToolsPage, trigger: string, item: string, open: string, done: (texts: string[]) => boolean): Promise<string[]> {
+	let clickedAt = 0;
+	return await settle(
+		async () => {
+			const texts = await visibleTexts(page, item).catch(() => []);
+			const showing = await page.evaluate<boolean>(`${visibleElements(open)}.length > 0`).catch(() => false);
+			if (!done(texts) && !showing && Date.now() - clickedAt > 3_000) {
+				clickedAt = Date.now();
+				await mouseClick(page, trigger);
+			}
+			return texts;
+		},
+		done,
+	);
+}
+
+/** Clicks the visible element matching `selector` whose text is `text`, once it is shown; fails naming what was. */
+async function pick(page: DevToolsPage, selector: string, text: string): Promise<string[]> {
+	const texts = await settledTexts(page, selector, (shown) => shown.includes(text));
+	assert.ok(texts.includes(text), `"${text}" is not among ${JSON.stringify(texts)}`);
+	await mouseClick(page, selector, texts.indexOf(text));
+	return texts;
+}
+
+
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeout: 15 * 60_000 }, () => {
@@ -289,6 +332,7 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 	let cookie: string;
 	let shotsDir: string;
 	let workflowId: string | undefined;
+	let pickWorkflowId: string | undefined;
 
 	before(async () => {
 		await ensureChromium();
@@ -317,6 +361,8 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 		});
 		const created = await createWorkflow(server.url, cookie, {
 			name: `Editor test ${new Date().toISOString()} (scratch, deleted afterwards)`,
+			// n8n 1.x stores a new workflow only with its active flag; 2.x takes it too.
+			active: false,
 			nodes,
 			connections: {},
 			settings: { executionOrder: 'v1' },
@@ -340,6 +386,9 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 		await step(() => chromium?.stop());
 		await step(async () => {
 			if (server && workflowId) await deleteWorkflow(server.url, cookie, workflowId);
+		});
+		await step(async () => {
+			if (server && pickWorkflowId) await deleteWorkflow(server.url, cookie, pickWorkflowId);
 		});
 		await step(() => server?.stop());
 		await step(() => sandbox?.stop());
@@ -448,7 +497,8 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 		assert.ok(old, 'the control measured no label');
 		assert.equal(old.text, OLD_LOOKBACK_LABEL);
 		assert.equal(old.truncated, true, `the old label fits: ${JSON.stringify(old)}`);
-		assert.equal(old.textOverflow, 'ellipsis');
+		// n8n 2.x ends a cut-off label with an ellipsis; 1.x clips it.
+		assert.equal(old.textOverflow, N8N_VERSION.startsWith('1.') ? 'clip' : 'ellipsis');
 		// And the page has its own text back.
 		const restored = ((await page.evaluate<PanelLabel[] | null>(readPanelLabels())) ?? []).find((candidate) => candidate.for === lookback.name);
 		assert.equal(restored?.text, lookback.displayName);
@@ -456,6 +506,101 @@ describe('the Ollang nodes in the real n8n editor (headless Chromium)', { timeou
 
 	it('every label the trigger has was measured in one of the panels', () => {
 		assert.deepEqual(allTriggerLabels().filter((text) => !measuredLabels.has(text)), []);
+	});
+
+	it('Order > Create: a project picked from the searchable list and a language from the dropdown, and the node runs with them', async (t) => {
+		const fixtures = await sandbox!.fixtures();
+		const projectId = fixtures.projects.writable;
+		const project = await sandbox!.get<{ name: string; sourceLanguage: string }>(`/integration/project/${projectId}`);
+		const projectLabel = `${project.name} (${project.sourceLanguage})`;
+		const catalogue = await sandbox!.get<Array<{ code: string; name: string; variants?: Array<{ code: string; name: string }> }>>('/integration/locales/languages');
+		const languageLabels = catalogue.flatMap((language) => [language, ...(language.variants ?? [])]).map((language) => `${language.name} (${language.code})`);
+		const german = catalogue.find((language) => language.code === 'de');
+		assert.ok(german, 'the catalogue has no de');
+		const germanLabel = `${german.name} (de)`;
+		const ordersOfProject = async () =>
+			(await sandbox!.getAllPages<{ id: string; projectId: string; targetLanguage: string; type: string }>('/integration/orders', { 'filter[projectId]': projectId })).map((order) => order.id);
+		const before = new Set(await ordersOfProject());
+
+		const nodeId = '5e5e0000-0000-4000-8000-000000000001';
+		const created = await createWorkflow(server!.url, cookie, {
+			name: `Editor pick test ${new Date().toISOString()} (scratch, deleted afterwards)`,
+			active: false,
+			nodes: [
+				{
+					id: nodeId,
+					name: 'Create order',
+					type: OLLANG_NODE,
+					typeVersion: latestVersion(ollang),
+					position: [0, 0],
+					// A document order, AI only: the project and the language are left to pick.
+					parameters: { resource: 'order', operation: 'create', orderType: 'document', level: 0 },
+					credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		pickWorkflowId = created.id;
+		await page.navigate(`${server!.url}/workflow/${pickWorkflowId}/${nodeId}`);
+		const projectInput = '[data-test-id="ndv"] [data-test-id="parameter-input-projectId"] [data-test-id="rlc-input"]';
+		await page.waitFor(`${visibleElements(projectInput)}.length > 0`, "the Project field of Order > Create's panel", SETTLE_MS);
+
+		// The project: the list opens with the account's projects, newest first; searching narrows it.
+		const listed = await openList(page, projectInput, '[data-test-id="rlc-item"]', '[data-test-id="rlc-search"]', (texts) => texts.length > 1);
+		assert.ok(listed.length > 1, `the project list shows ${JSON.stringify(listed)}`);
+		const firstPage = await sandbox!.get<{ data: Array<{ name: string; sourceLanguage: string }> }>('/integration/project', {
+			query: { page: 1, take: 50, orderBy: 'createdAt', orderDirection: 'desc' },
+		});
+		assert.deepEqual(listed, firstPage.data.map((row) => `${row.name} (${row.sourceLanguage})`).slice(0, listed.length), 'the list holds the API\'s projects, newest first');
+		await typeText(page, project.name.slice(0, Math.max(4, project.name.length - 3)));
+		const searched = await pick(page, '[data-test-id="rlc-item"]', projectLabel);
+		assert.ok(searched.length < firstPage.data.length || firstPage.data.length === 1, `the search did not narrow the list: ${searched.length} rows`);
+		const shownProject = await settle(
+			() => page.evaluate<string>(`document.querySelector(${JSON.stringify(projectInput)})?.value ?? ''`),
+			(value) => value === projectLabel,
+		);
+		assert.equal(shownProject, projectLabel);
+
+		// The language: the dropdown lists the API's languages and their variants; typing filters it.
+		const languageInput = '[data-test-id="ndv"] [data-test-id="parameter-input-code"] input';
+		const offered = await openList(page, languageInput, '[data-test-id="parameter-input-item"]', '.el-select-dropdown', (texts) => texts.includes(germanLabel));
+		assert.ok(offered.includes(germanLabel), `the language dropdown shows ${JSON.stringify(offered)}`);
+		assert.deepEqual([...offered].sort(), [...languageLabels].sort(), "the dropdown offers the API's languages and variants");
+		await typeText(page, german.name);
+		await pick(page, '[data-test-id="parameter-input-item"]', germanLabel);
+		const shownLanguage = await settle(
+			() => page.evaluate<string>(`document.querySelector(${JSON.stringify(languageInput)})?.value ?? ''`),
+			(value) => value === germanLabel,
+		);
+		assert.equal(shownLanguage, germanLabel);
+
+		// The node runs from its panel with what was picked.
+		await mouseClick(page, '[data-test-id="ndv"] [data-test-id="node-execute-button"]');
+		const output = '[data-test-id="ndv"] [data-test-id="output-panel"]';
+		const ran = await settle(
+			() => page.evaluate<string>(`document.querySelector(${JSON.stringify(output)})?.innerText ?? ''`),
+			(text) => /\b1 item\b/.test(text),
+		);
+		assert.match(ran, /\b1 item\b/, 'the node did not output its order');
+		await hideTransientUi(page);
+		const file = path.join(shotsDir, 'editor-order-create-picked.png');
+		await page.screenshot(file);
+
+		const createdOrders = (await ordersOfProject()).filter((id) => !before.has(id));
+		assert.equal(createdOrders.length, 1, `orders created in the picked project: ${JSON.stringify(createdOrders)}`);
+		const order = await sandbox!.get<{ projectId: string; targetLanguage: string; type: string }>(`/integration/orders/${createdOrders[0]}`);
+		assert.deepEqual({ projectId: order.projectId, targetLanguage: order.targetLanguage, type: order.type }, { projectId, targetLanguage: 'de', type: 'document' });
+		// Saved as the editor saves it: the project as a list pick (its ID), the language as its code.
+		for (const type of ['keyDown', 'keyUp']) await page.send('Input.dispatchKeyEvent', { type, modifiers: 2, key: 's', code: 'KeyS', windowsVirtualKeyCode: 83 });
+		type Saved = { nodes: Array<{ id: string; parameters: { projectId?: { __rl?: boolean; mode?: string; value?: string }; targetLanguages?: { language?: Array<{ code?: string }> } } }> };
+		const savedNode = async () => (await restRequest<Saved>(server!.url, cookie, 'GET', `/rest/workflows/${pickWorkflowId}`)).nodes.find((node) => node.id === nodeId);
+		const saved = await settle(savedNode, (node) => node?.parameters.projectId?.value === projectId && node.parameters.targetLanguages?.language?.[0]?.code === 'de');
+		assert.deepEqual(
+			{ projectId: { ...saved?.parameters.projectId, cachedResultName: undefined }, code: saved?.parameters.targetLanguages?.language?.[0]?.code },
+			{ projectId: { __rl: true, mode: 'list', value: projectId, cachedResultName: undefined }, code: 'de' },
+		);
+		t.diagnostic(`picked "${projectLabel}" among ${listed.length} projects and "${germanLabel}" among ${offered.length} languages; order ${createdOrders[0]}; ${file}: ${assertScreenshot(file)} bytes`);
 	});
 
 	it('the scratch workflow is deleted through the REST API', async () => {

@@ -77,7 +77,7 @@ describe('Consumption > Get Many', () => {
 		['requestor email', () => ({ createdBy: sample().createdBy.email }), (line) => line.createdBy.email === sample().createdBy.email],
 		['requestor id', () => ({ createdBy: sample().createdBy.id }), (line) => line.createdBy.id === sample().createdBy.id],
 		['tag', () => ({ tag: sample().tags[0] }), (line) => line.tags.includes(sample().tags[0])],
-		['order id', () => ({ orderId: sample().orderId }), (line) => line.orderId === sample().orderId],
+		['order id', () => ({ orderId: { __rl: true, mode: 'list', value: sample().orderId } }), (line) => line.orderId === sample().orderId],
 		[
 			'order name contains',
 			() => ({ orderName: sample().orderName.slice(2, 9).toUpperCase() }),
@@ -125,7 +125,7 @@ describe('Consumption > Get Many', () => {
 		[{ filters: { from: '2026-03-01T00:00:00Z', to: '2026-02-01T00:00:00Z' } }, 'Invalid From (item 0): must not be after To'],
 		[{ filters: { to: '2026-13-45' } }, 'Invalid To (item 0): "2026-13-45" is not a valid ISO 8601 date'],
 		[{ options: { pageSize: 0 } }, 'Invalid Page Size (item 0): must be a whole number from 1 to 50'],
-		[{ filters: { orderId: 'a/b' } }, "Invalid Order ID (item 0): the ID must not contain '/'"],
+		[{ filters: { orderId: 'a/b' } }, "Invalid Order (item 0): the ID must not contain '/'"],
 	])('refuses bad input before any request: %j', async (extra, message) => {
 		const error = failure(await run(sandbox(), getMany({ returnAll: true, ...extra })));
 

@@ -82,12 +82,12 @@ describe('Custom Instruction > Create, Get Many, Get, Update, Delete', () => {
 	it('Get picks the instruction by ID from the list; an unknown ID fails naming the field', async () => {
 		const [first] = instructions();
 
-		const got = await run(sandbox(), op('get', { instructionId: first.id }));
+		const got = await run(sandbox(), op('get', { instructionId: { __rl: true, mode: 'list', value: first.id } }));
 		expect(got.json).toEqual([{ ...first }]);
 		expect(sandbox().requests.count({ method: 'GET', path: '/integration/custom-instructions' })).toBe(1);
 
 		const error = failure(await run(sandbox(), op('get', { instructionId: '000000000000000000000000' })));
-		expect(error.message).toBe('Invalid Instruction ID (item 0): no custom instruction has the ID "000000000000000000000000"');
+		expect(error.message).toBe('Invalid Custom Instruction (item 0): no custom instruction has the ID "000000000000000000000000"');
 		expect(error.description).toContain('The API cannot get one instruction by ID');
 	});
 

@@ -30,7 +30,7 @@ describe('Figma Order', () => {
 
 	it('Create takes a given file key and folder', async () => {
 		const folderId = sandbox().fixtures.folders.readOnlyForMember;
-		const result = await run(sandbox(), create('https://figma.com/file/Other/x', 'it', { additionalFields: { fileKey: 'KeyTwo2', folderId } }));
+		const result = await run(sandbox(), create('https://figma.com/file/Other/x', 'it', { additionalFields: { fileKey: 'KeyTwo2', folderId: { __rl: true, mode: 'id', value: folderId } } }));
 
 		const project = sandbox().state.projects.get(String(result.json[0].projectId))!;
 		expect(project.folderId).toBe(folderId);

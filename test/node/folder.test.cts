@@ -210,7 +210,7 @@ describe('Folder > Delete Document', () => {
 	it('refuses a document ID with "/" before any request', async () => {
 		const error = failure(await run(sandbox(), folderOp('removeDocument', sandbox().fixtures.folders.writable, { documentId: '={{ "x/y" }}' })));
 
-		expect(error.message).toBe("Invalid Document ID (item 0): the ID must not contain '/'");
+		expect(error.message).toBe("Invalid Document (item 0): the ID must not contain '/'");
 		expect(sandbox().requests.count()).toBe(0);
 	});
 });

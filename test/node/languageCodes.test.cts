@@ -17,7 +17,7 @@ describe('language codes the node can tell are not codes are refused before any 
 			'Order > Create',
 			{ resource: 'order', operation: 'create', projectId: 'x'.repeat(24), orderType: 'document', targetLanguages: { language: [{ code: 'de' }, { code: 'German' }] } },
 			null,
-			'Invalid Target Languages > Language Code #2 (item 0): "German" is not a language code (e.g. en, de, pt-PT, zh-Hant)',
+			'Invalid Target Languages > Language #2 (item 0): "German" is not a language code (e.g. en, de, pt-PT, zh-Hant)',
 		],
 		[
 			'Project > Create From URL',

@@ -1,12 +1,13 @@
 // The node as n8n sees it: its description (every operation reachable, every parameter scoped), the router's
 // map, the resource locators' list search through n8n-core's LoadOptionsContext, and the credential's test.
-import type { INode, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INode, INodeParameterResourceLocator, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 import { OllangApi } from '../../credentials/OllangApi.credentials';
 import { Ollang } from '../../nodes/Ollang/Ollang.node';
 import { OllangTrigger } from '../../nodes/OllangTrigger/OllangTrigger.node';
 import { findOperation, resources } from '../../nodes/Ollang/actions/router';
+import { LANGUAGE_CACHE_TTL_MS } from '../../nodes/Ollang/methods/languages';
 import { HARNESS_CREDENTIAL, OLLANG_CREDENTIAL_TYPE, OLLANG_NODE_TYPE, OLLANG_TRIGGER_NODE_TYPE } from '../harness/engine.cts';
 import { createAdditionalData, createCredentialsHelper, getRuntime, nodeTypes } from '../harness/runtime.cts';
 import { useSandbox } from './setup.cts';
@@ -59,7 +60,12 @@ describe('node description', () => {
 });
 
 describe('resource locators: list search', () => {
-	async function loadOptionsContext(key: KeyName | { apiKey: string }): Promise<LoadOptionsContext> {
+	/** A list search as the panel asks for it; `parameters` are the panel's values (what a dependent list reads). */
+	async function loadOptionsContext(
+		key: KeyName | { apiKey: string },
+		parameters: INode['parameters'] = { resource: 'order', operation: 'get' },
+		path = 'parameters.orderId',
+	): Promise<LoadOptionsContext> {
 		const runtime = await getRuntime();
 		const node: INode = {
 			id: 'list-search',
@@ -67,14 +73,15 @@ describe('resource locators: list search', () => {
 			type: OLLANG_NODE_TYPE,
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { resource: 'order', operation: 'get' },
+			parameters,
 			credentials: { [OLLANG_CREDENTIAL_TYPE]: { ...HARNESS_CREDENTIAL } },
 		};
 		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: runtime.nodeTypes });
 		const credentialsHelper = createCredentialsHelper({
 			[HARNESS_CREDENTIAL.id]: { type: OLLANG_CREDENTIAL_TYPE, data: { baseUrl: sandbox().baseUrl, apiKey: typeof key === 'string' ? sandbox().keys[key] : key.apiKey } },
 		});
-		return new LoadOptionsContext(workflow, node, createAdditionalData({ credentialsHelper }), 'parameters.orderId');
+		const additionalData = { ...createAdditionalData({ credentialsHelper }), currentNodeParameters: parameters };
+		return new LoadOptionsContext(workflow, node, additionalData, path);
 	}
 	const methods = new Ollang().methods;
 
@@ -125,6 +132,95 @@ describe('resource locators: list search', () => {
 		expect(general.results.map((result) => result.value)).toEqual([fixtures.folders.writable]);
 		const options = await methods.loadOptions.getFolders.call(context);
 		expect(options.map((option) => option.name)).toEqual(folders.results.map((result) => String(result.name).replace(/ \(\d+ projects\)$/, '')).sort());
+	});
+
+	it('lists custom instructions by key, searched by key or description', async () => {
+		const context = await loadOptionsContext('owner');
+		for (const [key, description] of [['tone_formal', 'Formal register'], ['brand_names', 'Keep product names'], ['avoid_slang', 'No slang at all']]) {
+			const created = await fetch(`${sandbox().baseUrl}/integration/custom-instructions`, {
+				method: 'POST',
+				headers: { 'X-Api-Key': sandbox().keys.owner, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ key, value: `Instruction ${key}`, description }),
+			});
+			expect(created.status).toBe(201);
+		}
+		const instructions = [...sandbox().state.customInstructions.values()];
+		expect(instructions.length).toBeGreaterThan(2);
+
+		const all = await methods.listSearch.searchCustomInstructions.call(context);
+		expect(all.results.map((result) => result.value).sort()).toEqual(instructions.map((instruction) => instruction.id).sort());
+		expect(all.results.map((result) => String(result.name).replace(/ \(inactive\)$/, ''))).toEqual(instructions.map((instruction) => instruction.key).sort((a, b) => a.localeCompare(b)));
+		const brand = instructions.find((instruction) => instruction.key === 'brand_names')!;
+		expect((await methods.listSearch.searchCustomInstructions.call(context, 'BRAND')).results).toEqual([{ name: 'brand_names', value: brand.id }]);
+		expect((await methods.listSearch.searchCustomInstructions.call(context, 'slang')).results.map((result) => result.name)).toEqual(['avoid_slang']);
+	});
+
+	it('offers the API\'s languages and variants, loaded once a minute per credential', async () => {
+		const path = '/integration/locales/languages';
+		const catalogue = (await (await fetch(`${sandbox().baseUrl}${path}`, { headers: { 'X-Api-Key': sandbox().keys.owner } })).json()) as Array<{ code: string; name: string; variants?: Array<{ code: string; name: string }> }>;
+		const codes = catalogue.flatMap((language) => [language.code, ...(language.variants ?? []).map((variant) => variant.code)]);
+		sandbox().requests.reset();
+
+		const member = await loadOptionsContext('member');
+		const languages = await methods.loadOptions.getLanguages.call(member);
+		expect(languages.map((option) => option.value).sort()).toEqual([...codes].sort());
+		expect(languages.find((option) => option.value === 'pt-PT')?.name).toBe('Portuguese (Portugal) (pt-PT)');
+		expect(languages.map((option) => option.name)).toEqual(languages.map((option) => option.name).sort((a, b) => a.localeCompare(b)));
+		const withDetect = await methods.loadOptions.getLanguagesOrDetect.call(member);
+		expect(withDetect[0]).toMatchObject({ name: 'Detect Automatically', value: 'all' });
+		expect(withDetect.slice(1)).toEqual(languages);
+		// The second and third fields of the panel were served without asking again.
+		expect(sandbox().requests.count({ method: 'GET', path })).toBe(1);
+
+		// Another credential (another key) loads its own; a wrong key is not served another key's catalogue.
+		await methods.loadOptions.getLanguages.call(await loadOptionsContext('owner'));
+		expect(sandbox().requests.count({ method: 'GET', path })).toBe(2);
+		await expect(methods.loadOptions.getLanguages.call(await loadOptionsContext({ apiKey: 'wrong-key-4444444' }))).rejects.toThrow('401');
+
+		// A minute later the panel loads the catalogue afresh.
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now + LANGUAGE_CACHE_TTL_MS);
+		try {
+			await methods.loadOptions.getLanguages.call(member);
+		} finally {
+			clock.mockRestore();
+		}
+		expect(sandbox().requests.count({ method: 'GET', path })).toBe(4);
+	});
+
+	it('lists the revision requests of the order chosen above, and asks for the order first', async () => {
+		const [order] = sandbox().simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed', progress: false });
+		for (const [time, description] of [['00:00:05', 'Fix the intro subtitle'], ['00:01:10', 'Speaker name misspelt']]) {
+			const created = await fetch(`${sandbox().baseUrl}/integration/revision/${order.id}`, {
+				method: 'POST',
+				headers: { 'X-Api-Key': sandbox().keys.owner, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ type: time === '00:00:05' ? 'wrongSubtitle' : 'syncError', time, description }),
+			});
+			expect(created.status).toBe(201);
+		}
+		const revisions = [...sandbox().state.revisions.values()].filter((revision) => revision.orderId === order.id);
+		const panel = (orderId: INodeParameterResourceLocator): INodeParameters => ({ resource: 'revision', operation: 'delete', orderId, revisionId: { __rl: true, mode: 'list', value: '' } });
+
+		const listed = await methods.listSearch.searchRevisions.call(await loadOptionsContext('owner', panel({ __rl: true, mode: 'list', value: order.id }), 'parameters.revisionId'));
+		expect(listed.results.map((result) => result.value).sort()).toEqual(revisions.map((revision) => revision.id).sort());
+		expect(listed.results.map((result) => result.name).sort()).toEqual(['Sync Error at 00:01:10: Speaker name misspelt', 'Wrong Subtitle at 00:00:05: Fix the intro subtitle']);
+		const searched = await methods.listSearch.searchRevisions.call(await loadOptionsContext('owner', panel({ __rl: true, mode: 'id', value: order.id }), 'parameters.revisionId'), 'speaker');
+		expect(searched.results.map((result) => result.name)).toEqual(['Sync Error at 00:01:10: Speaker name misspelt']);
+		for (const unchosen of [{ __rl: true, mode: 'list', value: '' }, { __rl: true, mode: 'id', value: '={{ $json.orderId }}' }] as INodeParameterResourceLocator[]) {
+			await expect(methods.listSearch.searchRevisions.call(await loadOptionsContext('owner', panel(unchosen), 'parameters.revisionId'))).rejects.toThrow('Choose the order first');
+		}
+	});
+
+	it('lists the documents of the folder chosen above', async () => {
+		const folderId = sandbox().fixtures.folders.writable;
+		const documents = [...sandbox().state.folderDocs.values()].filter((document) => document.folderId === folderId);
+		expect(documents.length).toBeGreaterThan(0);
+		const panel = { resource: 'folder', operation: 'removeDocument', folderId: { __rl: true, mode: 'list', value: folderId }, documentId: { __rl: true, mode: 'list', value: '' } };
+
+		const listed = await methods.listSearch.searchFolderDocuments.call(await loadOptionsContext('owner', panel, 'parameters.documentId'));
+		expect(listed.results.map((result) => result.value).sort()).toEqual(documents.map((document) => document.id).sort());
+		const first = documents[0];
+		expect(listed.results.find((result) => result.value === first.id)?.name).toBe(`${first.name ?? first.fileName} (${[first.type, first.language].filter(Boolean).join(', ')})`);
 	});
 
 	it('a wrong key fails the search with the API\'s 401', async () => {

@@ -166,6 +166,17 @@ describe('Order > Get Many', () => {
 		expect(result.json.map((order) => order.id).sort()).toEqual(expected.map((order) => order.id).sort());
 	});
 
+	it('filters by a project picked from the list, by ID, or given as plain text', async () => {
+		const projectId = [...sandbox().state.orders.values()][0].projectId;
+		const expected = [...sandbox().state.orders.values()].filter((order) => order.projectId === projectId).map((order) => order.id).sort();
+		for (const value of [{ __rl: true, mode: 'list', value: projectId }, { __rl: true, mode: 'id', value: ` ${projectId} ` }, projectId]) {
+			const result = await run(sandbox(), getMany({ returnAll: true, filters: { projectId: value } }));
+			expect(result.json.map((order) => order.id).sort()).toEqual(expected);
+		}
+		const unfiltered = await run(sandbox(), getMany({ returnAll: true, filters: { projectId: { __rl: true, mode: 'list', value: '' } } }));
+		expect(unfiltered.json.length).toBeGreaterThan(expected.length);
+	});
+
 	it('filters by creation time range', async () => {
 		const times = [...sandbox().state.orders.values()].map((order) => order.createdAt).sort();
 		const from = times[10];
@@ -197,7 +208,7 @@ describe('Order > Create', () => {
 	const create = (extra: INodeParameters = {}) => ({
 		resource: 'order',
 		operation: 'create',
-		projectId: sandbox().fixtures.projects.writable,
+		projectId: { __rl: true, mode: 'list', value: sandbox().fixtures.projects.writable },
 		orderType: 'document',
 		level: 1,
 		targetLanguages: { language: [{ code: 'de', isRush: true }, { code: 'fr' }] },
@@ -222,9 +233,9 @@ describe('Order > Create', () => {
 	it.each([
 		[{ targetLanguages: { language: [] } }, 'Invalid Target Languages (item 0): add at least one target language'],
 		[{ targetLanguages: { language: [{ code: 'de' }, { code: 'DE' }] } }, 'Invalid Target Languages (item 0): "DE" is listed twice'],
-		[{ targetLanguages: { language: [{ code: ' ' }] } }, 'Invalid Target Languages > Language Code #1 (item 0): must not be empty'],
+		[{ targetLanguages: { language: [{ code: ' ' }] } }, 'Invalid Target Languages > Language #1 (item 0): must not be empty'],
 		// An empty required field given by expression: the editor cannot catch it, the node must.
-		[{ projectId: '={{ $json.missing }}' }, 'Invalid Project ID (item 0): the ID must not be empty'],
+		[{ projectId: '={{ $json.missing }}' }, 'Invalid Project (item 0): the ID must not be empty'],
 		[{ additionalFields: { callbackUrl: 'not a url' } }, 'Invalid Callback URL (item 0): "not a url" is not a valid URL'],
 		[
 			{ additionalFields: { selectedMemories: Array.from({ length: 21 }, (_, index) => `m${index}`) } },

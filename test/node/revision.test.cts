@@ -181,8 +181,8 @@ describe('Revision > Delete', () => {
 		const order = completedOrder();
 
 		const empty = await run(sandbox(), remove(order.id, '={{ $json.revisionId }}'), { items: [{ json: { revisionId: ' ' } }] });
-		expect(failure(empty).message).toMatch(/^Invalid Revision ID \(item 0\): the ID /);
-		expect(failure(await run(sandbox(), remove(order.id, 'a/b'))).message).toMatch(/^Invalid Revision ID \(item 0\): the ID /);
+		expect(failure(empty).message).toMatch(/^Invalid Revision \(item 0\): the ID /);
+		expect(failure(await run(sandbox(), remove(order.id, 'a/b'))).message).toMatch(/^Invalid Revision \(item 0\): the ID /);
 		expect(sandbox().requests.count()).toBe(0);
 	});
 });

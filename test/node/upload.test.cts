@@ -15,7 +15,7 @@ describe('Upload > Upload File', () => {
 			uploadFile({
 				additionalFields: {
 					name: 'Episode 1',
-					folderId,
+					folderId: { __rl: true, mode: 'list', value: folderId },
 					notes: { note: [{ details: 'Keep the intro music', timeStamp: '00:00:05' }, { details: 'Brand names stay English' }] },
 				},
 			}),

@@ -223,21 +223,9 @@ describe('UX guidelines: text case', () => {
  */
 const IDS_WITHOUT_LIST: Record<string, string> = {
 	jobId: 'the API cannot list import jobs (only read one by its ID)',
-	revisionId: 'the revisions of one order, given by an expression from Revision > Get Many or Create; a list needs the order chosen first',
-	documentId: "a folder's document, given by an expression from Folder > Get Many Documents or the upload; a list needs the folder chosen first",
-	instructionId: 'custom instructions are few and keyed by a machine key; kept a plain ID in versions 1 and 2 (a locator would change the saved value: new node version)',
 	elementId: "not an item to pick: a translation unit's own element key, written with the unit",
 	translatorId: 'the API offers no list of translators',
 	fileKey: 'a Figma file key or URL, from Figma itself (the API lists no files)',
-	// Plain IDs in filters and additional fields of node versions 1 and 2 (all the Ollang node has): a locator stores
-	// { mode, value } where a saved workflow has a string, so the change belongs in a new node version (not made yet).
-	'order.getMany projectId': 'a filter; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
-	'order.create projectId': 'mostly {{ $json.projectId }} from an upload; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
-	'order.createAndWait projectId': 'the same parameters as Order > Create, read by the same function (createOrders), so the same plain ID',
-	'consumption.getMany orderId': 'a filter; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
-	'upload.uploadFile folderId': 'an additional field; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
-	'upload.uploadFromUrl folderId': 'an additional field; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
-	'figmaOrder.create folderId': 'an additional field; a plain ID in node versions 1 and 2 (a locator needs a new node version)',
 };
 
 describe('UX guidelines: structure', () => {

@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { apiRequestAllPages } from '../transport';
+import { languageOptions } from './languages';
 import { listMemories, memoryLabel } from './memories';
 
 /** Memories for the "Memory Names or IDs" choice of Create Order. */
@@ -17,4 +18,17 @@ export async function getFolders(this: ILoadOptionsFunctions): Promise<INodeProp
 		{ returnAll: true, style: 'flat', rowTimeKey: 'createdAt' },
 	)) as IDataObject[];
 	return folders.map((folder) => ({ name: String(folder.name ?? folder.id), value: String(folder.id) }));
+}
+
+/** The API's languages and their variants (Locale > Get Languages), for every language field. */
+export async function getLanguages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return await languageOptions.call(this);
+}
+
+/** The languages, after "Detect Automatically" (all): Upload VTT's source language. */
+export async function getLanguagesOrDetect(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return [
+		{ name: 'Detect Automatically', value: 'all', description: 'The service detects the language' },
+		...(await languageOptions.call(this)),
+	];
 }

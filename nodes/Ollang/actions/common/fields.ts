@@ -97,6 +97,25 @@ export function projectLocator(description: string): INodeProperties {
 	return listLocator('projectId', 'Project', 'searchProjects', description);
 }
 
+/** A revision request of the order chosen in the same panel: listed once the order is chosen. */
+export function revisionLocator(description: string): INodeProperties {
+	return listLocator('revisionId', 'Revision', 'searchRevisions', description);
+}
+
+/** A document of the folder chosen in the same panel: listed once the folder is chosen. */
+export function folderDocumentLocator(description: string): INodeProperties {
+	return listLocator('documentId', 'Document', 'searchFolderDocuments', description);
+}
+
+export function customInstructionLocator(description: string): INodeProperties {
+	return listLocator('instructionId', 'Custom Instruction', 'searchCustomInstructions', description);
+}
+
+/** A locator offered as an optional field of a collection (a filter, an additional field): nothing picked by default. */
+export function optionalLocator(locator: INodeProperties): INodeProperties {
+	return { ...locator, required: false };
+}
+
 const folderUrlMode = {
 	displayName: 'By URL',
 	name: 'url',
@@ -260,3 +279,50 @@ export function binaryPropertyField(description: string): INodeProperties {
 }
 
 export const languageHint = 'A language code such as en, de or pt-BR';
+
+/** A dynamic choice's description: what it is for, then n8n's wording for picking or giving it by expression. */
+function dynamicChoiceDescription(what: string): string {
+	return `${what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`;
+}
+
+/**
+ * A language picked from the catalogue the API lists (Locale > Get Languages), or given as a code by an expression.
+ * `detect` adds "Detect Automatically" (the value all) first.
+ */
+export function languageField(
+	field: { name: string; displayName: string; description: string; required?: boolean },
+	{ detect = false }: { detect?: boolean } = {},
+): INodeProperties {
+	return {
+		displayName: `${field.displayName} Name or ID`,
+		name: field.name,
+		type: 'options',
+		typeOptions: { loadOptionsMethod: detect ? 'getLanguagesOrDetect' : 'getLanguages' },
+		default: '',
+		...(field.required ? { required: true } : {}),
+		description: dynamicChoiceDescription(field.description),
+	};
+}
+
+/**
+ * Several languages picked from the catalogue, or codes given by an expression (a list, or comma-separated); what
+ * they are for shows below the field.
+ */
+export function languagesField(field: {
+	name: string;
+	displayName: string;
+	description: string;
+	required?: boolean;
+}): INodeProperties {
+	return {
+		displayName: `${field.displayName} Names or IDs`,
+		name: field.name,
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getLanguages' },
+		default: [],
+		...(field.required ? { required: true } : {}),
+		description:
+			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		hint: field.description,
+	};
+}

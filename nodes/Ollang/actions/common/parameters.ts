@@ -29,6 +29,22 @@ export function checkId(ctx: IExecuteFunctions, value: unknown, field: string, i
 	return String(value).trim();
 }
 
+/**
+ * An optional resource locator inside a collection (a filter, an additional field), at `path` such as
+ * 'filters.projectId': undefined when the collection does not hold it or it is left empty, else a valid path id.
+ */
+export function readOptionalId(
+	ctx: IExecuteFunctions,
+	collection: IDataObject,
+	path: string,
+	field: string,
+	itemIndex: number,
+): string | undefined {
+	const name = path.slice(path.lastIndexOf('.') + 1);
+	if (collection[name] === undefined) return undefined;
+	return checkOptionalId(ctx, readLocatorId(ctx, path, itemIndex), field, itemIndex);
+}
+
 /** An optional id field: empty gives undefined, anything else must be a valid path id. */
 export function checkOptionalId(
 	ctx: IExecuteFunctions,

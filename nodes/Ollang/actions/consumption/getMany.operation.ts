@@ -1,7 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { forReadOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
-import { checkDateRange, checkOption, checkOptionalId, checkText } from '../common/parameters';
+import {
+	forReadOperation,
+	getPagedList,
+	optionalLocator,
+	orderLocator,
+	pagedListOptions,
+	returnAllAndLimit,
+} from '../common/fields';
+import { checkDateRange, checkOption, checkText, readOptionalId } from '../common/parameters';
 import { isRecord } from '../common/responses';
 import { isSimplified, pick, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -41,13 +48,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Only lines at or after this time (inclusive; ISO 8601, without an offset UTC)',
 			},
-			{
-				displayName: 'Order ID',
-				name: 'orderId',
-				type: 'string',
-				default: '',
-				description: 'Only lines of this order',
-			},
+			optionalLocator(orderLocator('Only lines of this order')),
 			{
 				displayName: 'Order Name Contains',
 				name: 'orderName',
@@ -149,7 +150,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[createdBy]': checkText(this, filters.createdBy, 'Requested By', itemIndex, false),
 			'filter[tag]': checkText(this, filters.tag, 'Tag', itemIndex, false),
 			'filter[search]': checkText(this, filters.orderName, 'Order Name Contains', itemIndex, false),
-			'filter[orderId]': checkOptionalId(this, filters.orderId, 'Order ID', itemIndex),
+			'filter[orderId]': readOptionalId(this, filters, 'filters.orderId', 'Order', itemIndex),
 		};
 	}, { pinTimeKey: 'filter[to]', rowTimeKey: 'occurredAt' });
 	return isSimplified(this, itemIndex) ? lines.map((line) => ({ ...line, json: simplifyLine(line.json) })) : lines;

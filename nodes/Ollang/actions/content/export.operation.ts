@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest, unexpectedResponse } from '../../transport';
-import { forReadOperation } from '../common/fields';
+import { forReadOperation, languagesField } from '../common/fields';
 import { checkLanguageList, checkTextList } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { readOption } from '../common/parameters';
@@ -24,16 +24,12 @@ const outputs: INodePropertyOptions[] = [
 ];
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Target Languages',
+	languagesField({
 		name: 'targetLanguages',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. de, fr',
-		hint: 'One or more language codes, comma-separated (or a list from an expression)',
+		displayName: 'Target Language',
 		description: 'Languages whose translations to export; only terms translated into them are returned',
-	},
+		required: true,
+	}),
 	{
 		displayName: 'Output',
 		name: 'output',

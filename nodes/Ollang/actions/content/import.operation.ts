@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forOperation, languageHint } from '../common/fields';
+import { forOperation, languageField } from '../common/fields';
 import { readItemParameter } from '../common/itemParameters';
 import { asNodeError, parseEachItem } from '../common/outcomes';
 import { checkNumberInRange, checkText } from '../common/parameters';
@@ -49,16 +49,12 @@ const unitFields: UnitField[] = [
 ];
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Target Language',
+	languageField({
 		name: 'targetLanguage',
-		type: 'string',
-		default: '',
+		displayName: 'Target Language',
+		description: 'Language of the target texts. Items may differ: one request is sent per language and batch',
 		required: true,
-		placeholder: 'e.g. de',
-		hint: languageHint,
-		description: 'Language of the target texts. Items may differ: one request is sent per language and batch.',
-	},
+	}),
 	...unitProperties(
 		unitFields,
 		'[{ "sourceText": "Save", "targetText": "Speichern", "elementId": "button.save", "type": "ui" }]',

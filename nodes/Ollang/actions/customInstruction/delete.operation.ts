@@ -4,7 +4,7 @@ import { apiPath } from '../../transport';
 import { removeOnce, writeOnce } from '../common/writeOnce';
 import { forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkId } from '../common/parameters';
+import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { fetchInstructions, instructionIdField } from './instructions';
 
@@ -23,12 +23,7 @@ export const description = forPaidWrite('customInstruction', 'delete', propertie
 export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const instructionId = checkId(
-		this,
-		this.getNodeParameter('instructionId', itemIndex, ''),
-		'Instruction ID',
-		itemIndex,
-	);
+	const instructionId = readId(this, 'instructionId', 'Custom Instruction', itemIndex);
 	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path: apiPath`/integration/custom-instructions/${instructionId}`,
 		// The API has no read of one instruction: the account's list no longer holds it.

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { forReadOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkId } from '../common/parameters';
+import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { findInstruction, instructionIdField } from './instructions';
 
@@ -22,11 +22,6 @@ export const description = forReadOperation('customInstruction', 'get', properti
 export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const instructionId = checkId(
-		this,
-		this.getNodeParameter('instructionId', itemIndex, ''),
-		'Instruction ID',
-		itemIndex,
-	);
+	const instructionId = readId(this, 'instructionId', 'Custom Instruction', itemIndex);
 	return toResults(await findInstruction.call(this, instructionId, itemIndex));
 }

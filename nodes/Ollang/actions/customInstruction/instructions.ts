@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
+import { customInstructionLocator } from '../common/fields';
 import { checkText, invalidField } from '../common/parameters';
 import { requireList } from '../common/responses';
 
@@ -26,15 +27,7 @@ export function checkInstructionKey(ctx: IExecuteFunctions, value: unknown, fiel
 export const instructionKeyHint = 'A machine ID such as tone_professional: letters, digits and underscores';
 
 export function instructionIdField(description: string): INodeProperties {
-	return {
-		displayName: 'Instruction ID',
-		name: 'instructionId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
-		description,
-	};
+	return customInstructionLocator(description);
 }
 
 /** Every custom instruction of the account: the API answers them all at once (no paging). */
@@ -59,7 +52,7 @@ export async function findInstruction(
 	if (found !== undefined) return found;
 	throw new NodeOperationError(
 		this.getNode(),
-		`Invalid Instruction ID (item ${itemIndex}): no custom instruction has the ID "${instructionId}"`,
+		`Invalid Custom Instruction (item ${itemIndex}): no custom instruction has the ID "${instructionId}"`,
 		{
 			itemIndex,
 			description: `The API cannot get one instruction by ID, so the node listed the account's ${instructions.length} instructions; none has this ID. Use Get Many to see them.`,

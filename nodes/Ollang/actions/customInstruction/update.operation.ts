@@ -4,7 +4,7 @@ import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
 import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkBoolean, checkId, checkText, invalidField } from '../common/parameters';
+import { checkBoolean, checkText, invalidField, readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 import { checkInstructionKey, instructionIdField, instructionKeyHint } from './instructions';
@@ -59,12 +59,7 @@ export const description = forOperation('customInstruction', 'update', propertie
 export const kind: OperationKind = 'write';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
-	const instructionId = checkId(
-		this,
-		this.getNodeParameter('instructionId', itemIndex, ''),
-		'Instruction ID',
-		itemIndex,
-	);
+	const instructionId = readId(this, 'instructionId', 'Custom Instruction', itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.key !== undefined) body.key = checkInstructionKey(this, fields.key, 'Key', itemIndex);

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { forPaidWrite, languageHint } from '../common/fields';
+import { folderListLocator, forPaidWrite, languageField, languagesField, optionalLocator } from '../common/fields';
 import { checkLanguageCode, checkLanguageList } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkOptionalId } from '../common/parameters';
+import { readOptionalId } from '../common/parameters';
 import { requireList, requireObject } from '../common/responses';
 import { byListing, writeOnce } from '../common/writeOnce';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -21,26 +21,18 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. https://www.figma.com/design/AbC123xyz/Marketing-Site',
 		description: 'Link to the Figma file to translate; it must be on figma.com',
 	},
-	{
-		displayName: 'Source Language',
+	languageField({
 		name: 'sourceLanguage',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. en',
-		hint: languageHint,
+		displayName: 'Source Language',
 		description: 'Language of the texts in the Figma file',
-	},
-	{
-		displayName: 'Target Languages',
-		name: 'targetLanguages',
-		type: 'string',
-		default: '',
 		required: true,
-		placeholder: 'e.g. de, fr, pt-PT',
-		hint: 'One or more language codes, comma-separated (or a list from an expression)',
+	}),
+	languagesField({
+		name: 'targetLanguages',
+		displayName: 'Target Language',
 		description: 'One order is created per target language',
-	},
+		required: true,
+	}),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -56,13 +48,9 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. AbC123xyz',
 				description: 'The Figma file key; by default it is taken from the File URL (the part after /design/ or /file/)',
 			},
-			{
-				displayName: 'Folder ID',
-				name: 'folderId',
-				type: 'string',
-				default: '',
-				description: "Ollang folder for the new project and orders; by default the account's first folder",
-			},
+			optionalLocator(
+				folderListLocator("Ollang folder for the new project and orders; by default the account's first folder"),
+			),
 		],
 	},
 ];
@@ -88,7 +76,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const fileKey = checkFileKey(this, additionalFields.fileKey, 'File Key', itemIndex, fileUrl);
 	const body: IDataObject = { fileKey, fileUrl, sourceLanguage, targetLanguages };
-	const folderId = checkOptionalId(this, additionalFields.folderId, 'Folder ID', itemIndex);
+	const folderId = readOptionalId(this, additionalFields, 'additionalFields.folderId', 'Folder', itemIndex);
 	if (folderId !== undefined) body.folderId = folderId;
 	const request: OllangRequest = {
 		method: 'POST',

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { binaryOutputField, downloadXlsx } from '../common/binary';
-import { forReadOperation } from '../common/fields';
+import { forReadOperation, languagesField } from '../common/fields';
 import { checkId, checkText, invalidField } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 
@@ -16,15 +16,11 @@ const properties: INodeProperties[] = [
 		description:
 			'The folders to export (at least one); every order with segment data in them becomes a sheet. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Target Languages',
+	languagesField({
 		name: 'targetLanguages',
-		type: 'string',
-		typeOptions: { multipleValues: true },
-		default: [],
-		placeholder: 'e.g. de',
-		description: 'Only orders translated into these languages (codes such as de or pt-BR). Empty: every language.',
-	},
+		displayName: 'Target Language',
+		description: 'Only orders translated into these languages. Empty: every language.',
+	}),
 	binaryOutputField('XLSX file (one sheet per order and language, named "{Order Name} - {language}")'),
 ];
 

@@ -2,23 +2,16 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../transport';
 import { isUnlisted, removeOnce, writeOnce } from '../common/writeOnce';
-import { folderListLocator, forPaidWrite } from '../common/fields';
+import { folderDocumentLocator, folderListLocator, forPaidWrite } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [
 	folderListLocator('The folder holding the document'),
-	{
-		displayName: 'Document ID',
-		name: 'documentId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
-		description:
-			"The folder document to remove (see List Documents). Its copies in the folder's projects go too; orders created before keep the guidance they used.",
-	},
+	folderDocumentLocator(
+		"The folder document to remove: listed once the folder is chosen. Its copies in the folder's projects go too; orders created before keep the guidance they used.",
+	),
 ];
 
 export const description = forPaidWrite('folder', 'removeDocument', properties);
@@ -27,7 +20,7 @@ export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const folderId = readId(this, 'folderId', 'Folder', itemIndex);
-	const documentId = readId(this, 'documentId', 'Document ID', itemIndex);
+	const documentId = readId(this, 'documentId', 'Document', itemIndex);
 	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path: apiPath`/integration/folder/${folderId}/docs/${documentId}`,
 		// The folder's documents no longer hold it.

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { folderListLocator, forOperation, languageHint } from '../common/fields';
+import { folderListLocator, forOperation, languageField } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkText, readId } from '../common/parameters';
 import { requireObject } from '../common/responses';
@@ -18,20 +18,16 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Without filters, every eligible order (assigned and ongoing) in the folder is unassigned',
 		options: [
-			{
-				displayName: 'Source Language',
+			languageField({
 				name: 'sourceLanguage',
-				type: 'string',
-				default: '',
-				description: `Only orders with this source language. ${languageHint}.`,
-			},
-			{
-				displayName: 'Target Language',
+				displayName: 'Source Language',
+				description: 'Only orders with this source language',
+			}),
+			languageField({
 				name: 'targetLanguage',
-				type: 'string',
-				default: '',
-				description: `Only orders with this target language. ${languageHint}.`,
-			},
+				displayName: 'Target Language',
+				description: 'Only orders with this target language',
+			}),
 		],
 	},
 ];

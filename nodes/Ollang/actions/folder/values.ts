@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { languageHint } from '../common/fields';
+import { languageField } from '../common/fields';
 
 /** Maximum size of a folder document upload. */
 export const MAX_FOLDER_DOCUMENT_BYTES = 50 * 1024 * 1024;
@@ -28,14 +28,7 @@ export const documentDetailsField: INodeProperties = {
 	placeholder: 'Add Field',
 	default: {},
 	options: [
-		{
-			displayName: 'Language',
-			name: 'language',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. de',
-			description: `Language the document applies to. ${languageHint}.`,
-		},
+		languageField({ name: 'language', displayName: 'Language', description: 'Language the document applies to' }),
 		{
 			displayName: 'Name',
 			name: 'name',

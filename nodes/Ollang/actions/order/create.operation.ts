@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forPaidWrite, languageHint } from '../common/fields';
+import { forPaidWrite, languageField, projectLocator } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkId, checkOption, checkUrl, invalidField, readId, readOption } from '../common/parameters';
@@ -33,16 +33,7 @@ const callbackUrlField: INodeProperties = {
  */
 export function orderProperties(withCallbackUrl: boolean): INodeProperties[] {
 	return [
-	{
-		displayName: 'Project ID',
-		name: 'projectId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
-		description:
-			'The project holding the source file, as returned by Upload File or Upload from URL (projectId)',
-	},
+	projectLocator('The project holding the source file: pick it, or map the projectId that an upload returned'),
 	{
 		displayName: 'Order Type',
 		name: 'orderType',
@@ -77,15 +68,12 @@ export function orderProperties(withCallbackUrl: boolean): INodeProperties[] {
 				displayName: 'Language',
 				name: 'language',
 				values: [
-					{
-						displayName: 'Language Code',
+					languageField({
 						name: 'code',
-						type: 'string',
-						default: '',
+						displayName: 'Language',
+						description: 'The language to translate into',
 						required: true,
-						placeholder: 'e.g. de',
-						hint: languageHint,
-					},
+					}),
 					{
 						displayName: 'Rush',
 						name: 'isRush',
@@ -191,7 +179,7 @@ export async function createOrders(
 	itemIndex: number,
 	options: CreateOrdersOptions,
 ): Promise<WriteResult> {
-	const projectId = readId(this, 'projectId', 'Project ID', itemIndex);
+	const projectId = readId(this, 'projectId', 'Project', itemIndex);
 	const orderType = readOption(this, 'orderType', 'Order Type', itemIndex, creatableOrderTypes);
 	const level = Number(this.getNodeParameter('level', itemIndex, 0));
 	if (level !== 0 && level !== 1) {
@@ -202,7 +190,7 @@ export async function createOrders(
 		throw invalidField(this, itemIndex, 'Target Languages', 'add at least one target language');
 	}
 	const targetLanguageConfigs = languages.map((entry, position) => ({
-		language: checkLanguageCode(this, entry.code, `Target Languages > Language Code #${position + 1}`, itemIndex),
+		language: checkLanguageCode(this, entry.code, `Target Languages > Language #${position + 1}`, itemIndex),
 		isRush: entry.isRush === true,
 	}));
 	const seen = new Set<string>();

@@ -1,7 +1,14 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { forReadOperation, getPagedList, pagedListOptions, returnAllAndLimit } from '../common/fields';
-import { checkDateRange, checkOption, checkOptions, checkText } from '../common/parameters';
+import {
+	forReadOperation,
+	getPagedList,
+	optionalLocator,
+	pagedListOptions,
+	projectLocator,
+	returnAllAndLimit,
+} from '../common/fields';
+import { checkDateRange, checkOption, checkOptions, checkText, readOptionalId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { allOrderTypes, orderStatuses } from './values';
 
@@ -43,13 +50,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Only orders whose name contains this text',
 			},
-			{
-				displayName: 'Project ID',
-				name: 'projectId',
-				type: 'string',
-				default: '',
-				description: 'Only orders of this project',
-			},
+			optionalLocator(projectLocator('Only orders of this project')),
 			{
 				displayName: 'Search',
 				name: 'search',
@@ -95,7 +96,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'filter[status]': statuses.length > 0 ? statuses : undefined,
 			'filter[type]': checkOption(this, filters.type, 'Type', itemIndex, allOrderTypes),
 			'filter[name]': checkText(this, filters.name, 'Name', itemIndex, false),
-			'filter[projectId]': checkText(this, filters.projectId, 'Project ID', itemIndex, false),
+			'filter[projectId]': readOptionalId(this, filters, 'filters.projectId', 'Project', itemIndex),
 			'filter[createdAtRange][from]': range.from,
 			'filter[createdAtRange][to]': range.to,
 		};

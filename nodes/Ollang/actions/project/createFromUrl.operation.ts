@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
 import { checkFileName, lastPathSegment } from '../common/binary';
-import { folderListLocator, forPaidWrite, languageHint } from '../common/fields';
+import { folderListLocator, forPaidWrite, languageField } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkOptionalId, checkUrl, readText } from '../common/parameters';
@@ -34,16 +34,12 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Episode 1',
 		description: 'Name of the new project',
 	},
-	{
-		displayName: 'Source Language',
+	languageField({
 		name: 'sourceLanguage',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. en',
-		hint: languageHint,
+		displayName: 'Source Language',
 		description: 'Language spoken or written in the file',
-	},
+		required: true,
+	}),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

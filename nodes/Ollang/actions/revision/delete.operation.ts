@@ -2,23 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath } from '../../transport';
 import { isUnlisted, removeOnce, writeOnce } from '../common/writeOnce';
-import { forPaidWrite, orderLocator } from '../common/fields';
+import { forPaidWrite, orderLocator, revisionLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
-import { checkId, readId } from '../common/parameters';
+import { readId } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { REVISION_FORBIDDEN_HINT } from './values';
 
 const properties: INodeProperties[] = [
 	orderLocator('The order the revision request belongs to'),
-	{
-		displayName: 'Revision ID',
-		name: 'revisionId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 6650f1c2a4b3e2d1c0b9a8f7',
-		description: 'The revision request to withdraw, as returned by Create or Get Many (ID)',
-	},
+	revisionLocator('The revision request to withdraw: listed once the order is chosen'),
 ];
 
 export const description = forPaidWrite('revision', 'delete', properties);
@@ -27,7 +19,7 @@ export const kind: OperationKind = 'paidWrite';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
-	const revisionId = checkId(this, this.getNodeParameter('revisionId', itemIndex, ''), 'Revision ID', itemIndex);
+	const revisionId = readId(this, 'revisionId', 'Revision', itemIndex);
 	const json = await writeOnce(this, itemIndex, removeOnce(this, itemIndex, {
 		path: apiPath`/integration/revision/${orderId}/${revisionId}`,
 		errorHints: {

@@ -7,7 +7,7 @@ import { binaryPropertyField, forPaidWrite } from '../common/fields';
 import { notesField, readNotes } from '../common/notes';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkOptionalId, checkText } from '../common/parameters';
+import { checkText, readOptionalId } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { writeOnce } from '../common/writeOnce';
 import { projectSettlement } from './newProject';
@@ -45,7 +45,7 @@ export const kind: OperationKind = 'paidWrite';
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const sourceLanguage = checkLanguageCode(this, this.getNodeParameter('sourceLanguage', itemIndex), 'Source Language', itemIndex);
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const folderId = checkOptionalId(this, extra.folderId, 'Folder ID', itemIndex);
+	const folderId = readOptionalId(this, extra, 'additionalFields.folderId', 'Folder', itemIndex);
 	const noteList = readNotes(this, extra.notes, itemIndex);
 	const file = await readInputFile(this, itemIndex);
 	const fileName = checkFileName(

@@ -6,7 +6,7 @@ import { checkFileName, lastPathSegment } from '../common/binary';
 import { forPaidWrite } from '../common/fields';
 import { checkLanguageCode } from '../common/languages';
 import { toResults } from '../common/outcomes';
-import { checkNumberInRange, checkOptionalId, checkText, checkUrl } from '../common/parameters';
+import { checkNumberInRange, checkText, checkUrl, readOptionalId } from '../common/parameters';
 import { requireObject } from '../common/responses';
 import { writeOnce } from '../common/writeOnce';
 import { projectSettlement } from './newProject';
@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		givenName !== undefined ? 'File Name' : 'File URL (file name taken from its last part)',
 		itemIndex,
 	);
-	const folderId = checkOptionalId(this, extra.folderId, 'Folder ID', itemIndex);
+	const folderId = readOptionalId(this, extra, 'additionalFields.folderId', 'Folder', itemIndex);
 	const body: IDataObject = { url, originalname, size, sourceLanguage };
 	if (folderId !== undefined) body.folderId = folderId;
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { MultipartPart, OllangRequest } from '../../transport';
 import { apiPath, apiRequest, apiUploadMultipart, filePart, textPart } from '../../transport';
 import { readInputFile } from '../common/binary';
-import { binaryPropertyField, forPaidWrite, projectLocator } from '../common/fields';
+import { binaryPropertyField, forPaidWrite, languageField, projectLocator } from '../common/fields';
 import { checkOptionalLanguageOrAll } from '../common/languages';
 import { toResults } from '../common/outcomes';
 import { checkText, invalidField, readId, readText } from '../common/parameters';
@@ -36,15 +36,14 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			fileNameField("the binary's file name; it must end with .vtt"),
-			{
-				displayName: 'Source Language',
-				name: 'sourceLanguage',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. en',
-				description:
-					'Language of the subtitles: a code such as en, es-mx or zh-tw, or "all" to let the service detect it. Default: detected.',
-			},
+			languageField(
+				{
+					name: 'sourceLanguage',
+					displayName: 'Source Language',
+					description: 'Language of the subtitles; left empty, the service detects it',
+				},
+				{ detect: true },
+			),
 		],
 	},
 ];

@@ -1,23 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ErrorHints } from '../../transport';
-import { languageHint } from '../common/fields';
+import { folderListLocator, languageField, optionalLocator } from '../common/fields';
 
 export const uploadErrorHints: ErrorHints = {
 	'400':
 		'The service refuses a file whose name has no supported extension (such as .mp4, .mov, .mp3, .wav, .docx, .pdf or .srt): check the file name.',
 };
 
-export const sourceLanguageField: INodeProperties = {
-	displayName: 'Source Language',
+export const sourceLanguageField: INodeProperties = languageField({
 	name: 'sourceLanguage',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. en',
-	hint: languageHint,
+	displayName: 'Source Language',
 	description: 'Language spoken or written in the file',
-};
+	required: true,
+});
 
 export function fileNameField(fallback: string): INodeProperties {
 	return {
@@ -30,10 +26,4 @@ export function fileNameField(fallback: string): INodeProperties {
 	};
 }
 
-export const folderIdField: INodeProperties = {
-	displayName: 'Folder ID',
-	name: 'folderId',
-	type: 'string',
-	default: '',
-	description: 'Folder to put the new project in',
-};
+export const folderIdField: INodeProperties = optionalLocator(folderListLocator('Folder to put the new project in'));
