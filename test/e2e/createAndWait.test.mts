@@ -294,13 +294,16 @@ describe('Order > Create and Wait (the example, n8n start)', { timeout: 25 * 60_
 
 		await assertEveryOrderConfirmed(finalOrders(execution), created);
 		assert.equal(execution.data.resultData.runData[SAVE_NODE].length, 1, 'one resumption');
-		const sent = await deliveries(created);
-		assert.equal(sent.filter((delivery) => delivery.status === 'dropped').length, 1, 'one callback lost');
+		const lost = (await deliveries(created)).filter((delivery) => delivery.status === 'dropped');
+		assert.equal(lost.length, 1, 'one callback lost');
+		// Each of the other two answered (the second may still be waiting for its read when the run ends).
+		const sent = [...lost, ...(await Promise.all(created.filter((orderId) => orderId !== lost[0].orderId).map(async (orderId) => await answered(orderId))))];
 		const latency = callbackToResumeMs(execution, sent, created);
 		if (latency !== undefined) latencies.push(latency);
-		// The two sent at once: one resumed the run; the other is refused while it resumes or runs (500 or 409).
+		// The two sent at once: one resumed the run; the other is answered 200 by the node (it reached it while n8n
+		// still showed the run waiting) or 409 by n8n (after): never refused with a 500.
 		const codes = sent.filter((delivery) => delivery.status !== 'dropped').map((delivery) => delivery.attempts[0].statusCode);
-		assert.equal(codes.filter((code) => code === 200).length, 1, `answers: ${codes.join(', ')}`);
+		assert.ok(codes.every((code) => code === 200 || code === 409) && codes.includes(200), `answers: ${codes.join(', ')}`);
 		figures.push(`one callback of ${ordersPerRun} lost, all at once: ${created.length} confirmed, 1 resumption, the others answered ${codes.join('/')}`);
 	});
 
