@@ -27,5 +27,6 @@ export const MECHANISM_WORDS: readonly string[] = [
 
 /** The mechanism words a text names, each once, in the list's order. */
 export function mechanismWordsIn(text: string): string[] {
-	return MECHANISM_WORDS.filter((word) => new RegExp(`(^|[^\\p{L}\\-])${word.replace(/[-]/g, '\\-')}($|[^\\p{L}\\-])`, 'iu').test(text));
+	// The hyphens stand unescaped: a unicode pattern refuses "\-" outside a character class.
+	return MECHANISM_WORDS.filter((word) => new RegExp(`(^|[^\\p{L}\\-])${word}($|[^\\p{L}\\-])`, 'iu').test(text));
 }
