@@ -124,7 +124,8 @@ function sentenceCaseViolations(text: string): string[] {
 		const bare = word.replace(/^[("'(]+|[)"',.;:?!]+$/g, '');
 		if (!/^[A-Z]/.test(bare)) return;
 		if (/^[A-Z0-9:]+(s|'s)?$/.test(bare) || /^[A-Z][A-Z0-9]*[-/][A-Za-z0-9-/]+$/.test(bare) || /[a-z][A-Z]/.test(bare)) return; // API, IDs, ISO-639, camelCase field names
-		if (PROPER_NOUNS.has(bare.replace(/'s$/, '')) || ownNames.has(bare)) return; // Ollang's
+		const name = bare.replace(/'s$/, ''); // Ollang's, the Callback Trigger's
+		if (PROPER_NOUNS.has(name) || ownNames.has(name)) return;
 		violations.push(word);
 	});
 	return violations;
