@@ -138,16 +138,16 @@ export function buildWorkflows(context) {
 	// 1. Consumption export, all lines.
 	add('consumptionOurs', 'BenchConsumOurs01', 'consumption export, Ollang node (Return All)', [
 		manualTrigger(),
-		ollangNode({ resource: 'consumption', operation: 'getMany', returnAll: true, filters: {}, options: {} }, credentials),
+		ollangNode({ resource: 'consumption', operation: 'getMany', simplify: false, returnAll: true, filters: {}, options: {} }, credentials),
 	]);
 	add('consumptionOursMax', 'BenchConsumOurs10', 'consumption export, Ollang node (Return All, 10 parallel pages)', [
 		manualTrigger(),
-		ollangNode({ resource: 'consumption', operation: 'getMany', returnAll: true, filters: {}, options: { pageConcurrency: 10 } }, credentials),
+		ollangNode({ resource: 'consumption', operation: 'getMany', simplify: false, returnAll: true, filters: {}, options: { pageConcurrency: 10 } }, credentials),
 	]);
 	// 7. The same export against the scale sandboxes (their own credential, pointed at each in turn).
 	add('scaleConsumption', 'BenchScaleConsum1', 'consumption export at scale, Ollang node (Return All)', [
 		manualTrigger(),
-		ollangNode({ resource: 'consumption', operation: 'getMany', returnAll: true, filters: {}, options: {} }, credentials, credentials.ollangScale),
+		ollangNode({ resource: 'consumption', operation: 'getMany', simplify: false, returnAll: true, filters: {}, options: {} }, credentials, credentials.ollangScale),
 	]);
 	add('consumptionCodePeer', 'BenchConsumCode01', 'consumption export, Code node paging with this.helpers.httpRequest', [
 		manualTrigger(),
@@ -325,7 +325,7 @@ export function buildWorkflows(context) {
 	const exportOrder = { __rl: true, mode: 'id', value: context.exportOrderId };
 	add('xlsxOursBaseline', 'BenchXlsxOursBase', 'XLSX baseline, Ollang node (Order > Get)', [
 		manualTrigger(),
-		ollangNode({ resource: 'order', operation: 'get', orderId: exportOrder }, credentials),
+		ollangNode({ resource: 'order', operation: 'get', simplify: false, orderId: exportOrder }, credentials),
 	]);
 	add('xlsxOurs', 'BenchXlsxOurs0001', 'XLSX export, Ollang node (Order > Export XLSX)', [
 		manualTrigger(),
@@ -352,7 +352,7 @@ export function buildWorkflows(context) {
 	if (context.download) {
 		const { orderId, fileName } = context.download;
 		const order = { __rl: true, mode: 'id', value: orderId };
-		add('downloadOursBaseline', 'BenchDownOursBase', 'download baseline, Ollang node (Order > Get)', [manualTrigger(), ollangNode({ resource: 'order', operation: 'get', orderId: order }, credentials)]);
+		add('downloadOursBaseline', 'BenchDownOursBase', 'download baseline, Ollang node (Order > Get)', [manualTrigger(), ollangNode({ resource: 'order', operation: 'get', simplify: false, orderId: order }, credentials)]);
 		add('downloadOurs', 'BenchDownOurs0001', 'download, Ollang node (Order > Download Files)', [
 			manualTrigger(),
 			ollangNode({ resource: 'order', operation: 'downloadFiles', orderId: order, kind: 'embeddedVideo', binaryPropertyName: 'data' }, credentials),
@@ -386,7 +386,7 @@ export function buildWorkflows(context) {
 		add(`perItemOurs${concurrency}`, `BenchPerItemOursC${concurrency}`, `Order > Get per item, Ollang node, Read Concurrency ${concurrency}`, [
 			manualTrigger(),
 			...orderItems(),
-			ollangNode({ resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: '={{ $json.orderId }}' }, options }, credentials),
+			ollangNode({ resource: 'order', operation: 'get', simplify: false, orderId: { __rl: true, mode: 'id', value: '={{ $json.orderId }}' }, options }, credentials),
 		]);
 	}
 	add('perItemPeer', 'BenchPerItemPeer1', 'Order > Get per item, HTTP Request node', [
@@ -406,7 +406,7 @@ export function buildWorkflows(context) {
 export function queueWorkflow({ credential, webhookPath }) {
 	nodeCounter = 0;
 	const webhook = node('Webhook', CORE.webhook, { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} }, { webhookId: '6f1d3c2e-5b7a-4a51-9c0d-00000000b3c4' });
-	const getOrder = ollangNode({ resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: '={{ $json.body.orderId }}' } }, { ollang: credential });
+	const getOrder = ollangNode({ resource: 'order', operation: 'get', simplify: false, orderId: { __rl: true, mode: 'id', value: '={{ $json.body.orderId }}' } }, { ollang: credential });
 	const { id: _none, active: _active, pinData: _pinData, ...workflow } = chainWorkflow('', 'Bench: queue mode, Order > Get from a webhook', [webhook, getOrder]);
 	return workflow;
 }
@@ -425,7 +425,7 @@ export function burstsWorkflows({ credential, triggerWebhookId, webhookPath, swe
 	const trigger = node(
 		BURSTS_TRIGGER_NODE,
 		{ type: 'n8n-nodes-ollang.ollangCallbackTrigger', typeVersion: 1 },
-		{ events: ['orderCompleted'], sweepMinutes },
+		{ events: ['orderCompleted'], options: { sweepMinutes } },
 		{ webhookId: triggerWebhookId, credentials: { ollangApi: credential } },
 	);
 	const webhook = node('Webhook', CORE.webhook, { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} }, { webhookId: webhookPath });

@@ -16,7 +16,7 @@ import { startSandbox } from '../sandbox/index.cts';
 import type { Sandbox } from '../sandbox/index.cts';
 import { runNode } from '../test/harness/engine.cts';
 import { deduplicationStore } from '../test/harness/runtime.cts';
-import { ACTIONS } from '../test/reliability/operations.cts';
+import { ACTIONS, withOptions } from '../test/reliability/operations.cts';
 
 const { values: flags } = parseArgs({ options: { items: { type: 'string', default: '20' }, remembered: { type: 'string', default: String(MAX_REMEMBERED) }, json: { type: 'string' } } });
 const ITEMS = Number(flags.items);
@@ -53,7 +53,7 @@ async function itemsOf(sandbox: Sandbox, name: string, count: number, label: str
 
 async function runItems(sandbox: Sandbox, name: string, items: INodeExecutionData[], staticData: IDataObject, protectedRun: boolean): Promise<number> {
 	const action = ACTIONS.find((candidate) => candidate.name === name)!;
-	const parameters = { ...action.parameters(sandbox), retryProtection: protectedRun, ...(protectedRun ? { idempotencyKey: '={{ $json.eventId }}' } : {}) };
+	const parameters = withOptions(action.parameters(sandbox), { retryProtection: protectedRun, ...(protectedRun ? { idempotencyKey: '={{ $json.eventId }}' } : {}) });
 	const started = performance.now();
 	const result = await runNode({ parameters, items, credentials: { baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.owner }, staticData, mode: 'webhook' });
 	if (result.error) throw new Error(`${name}: ${result.error.message}`);

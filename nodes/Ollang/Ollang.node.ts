@@ -123,9 +123,8 @@ export class Ollang implements INodeType {
 		name: 'ollang',
 		icon: { light: 'file:ollang.svg', dark: 'file:ollang.dark.svg' },
 		group: ['transform'],
-		// 2: Simplify (on by default) on the operations with large answers; version 1 keeps the raw answers.
-		version: [1, 2],
-		defaultVersion: 2,
+		// One version: the package has not been published, so no saved workflow needs an older behaviour.
+		version: 1,
 		subtitle: resourceOperationSubtitle(properties),
 		description:
 			'Order translations, subtitles and dubbing from Ollang, also for Figma files (orders, reruns, QC and human reviews spend credits); manage revisions, translation memories, content, custom instructions, folders, projects and uploads; look up languages; read the credit wallet and credit consumption',

@@ -27,7 +27,7 @@ export class OllangCallbackTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: 'Order and QC completion callbacks',
-		description: 'Starts a workflow when Ollang calls back: an order completed or a QC evaluation finished',
+		description: 'Starts a workflow when Ollang calls back: an order or a QC evaluation is completed',
 		defaults: { name: 'Ollang Callback Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -3,10 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_LOOKBACK_DAYS } from '../OllangTrigger/config';
 import { DEFAULT_SWEEP_MINUTES } from './sweep';
 
+// The Options below are read as 'options.sweepMinutes' and 'options.sweepLookbackDays' (receive.ts, emitOnce.ts,
+// sweep.ts): how often, and over which orders, the node asks the API for completions no callback brought.
 export const callbackTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Give this node's production URL as the Callback URL of Order > Create or Order > Run QC Evaluation. Callbacks are answered at once; the workflow's first step confirms each with the Ollang API, and each completion starts it once. A sweep of the API emits what callbacks missed. The API calls only public https addresses.",
+			"Give this node's production URL as the Callback URL of Order > Create or Order > Run QC Evaluation; Ollang calls only public https addresses. Each completion starts the workflow once, even when Ollang calls more than once.",
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -19,16 +21,16 @@ export const callbackTriggerProperties: INodeProperties[] = [
 			{
 				name: 'Order Completed',
 				value: 'orderCompleted',
-				description: "An order's work is done (the API's order-completion callback)",
+				description: 'An order is complete and its files can be downloaded',
 			},
 			{
 				name: 'QC Evaluation Completed',
 				value: 'qcEvaluationCompleted',
-				description: 'A requested QC evaluation finished (the QC callback)',
+				description: 'A QC evaluation you requested is complete and its scores are available',
 			},
 		],
 		default: ['orderCompleted', 'qcEvaluationCompleted'],
-		description: 'Which callbacks start the workflow; the others are answered and ignored',
+		description: 'Which completions start the workflow',
 	},
 	{
 		displayName: 'Secret Token',
@@ -37,24 +39,34 @@ export const callbackTriggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description:
-			'Optional. When set, only callbacks whose URL ends in ?token= followed by this value are accepted (checked before anything else): add it to the Callback URL you give the API.',
+			'When set, only calls whose URL ends in ?token= followed by this value start the workflow. Add it to the Callback URL you give Ollang.',
 	},
 	{
-		displayName: 'Sweep Every (Minutes)',
-		name: 'sweepMinutes',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: DEFAULT_SWEEP_MINUTES,
-		description:
-			'How often the trigger also reads the API for completions no callback brought (the API gave up on a delivery, n8n was down): each is emitted once, whichever comes first. It watches every recent order of the account, whatever its Callback URL. 0 turns the sweep off: callbacks are then the only way in.',
-	},
-	{
-		displayName: 'Sweep Orders Created Within (Days)',
-		name: 'sweepLookbackDays',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 365 },
-		default: DEFAULT_LOOKBACK_DAYS,
-		displayOptions: { hide: { sweepMinutes: [0] } },
-		description: "The sweep watches orders created within this many days (by the API's clock). A longer window costs more list requests per sweep.",
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Check for Missed Completions Every (Minutes)',
+				name: 'sweepMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: DEFAULT_SWEEP_MINUTES,
+				description:
+					"How often the node also asks Ollang for completions whose call never arrived (n8n was down, or Ollang gave up). It covers every recent order of the account, whatever its Callback URL, and a completion still starts the workflow once. 0: rely on Ollang's calls alone.",
+			},
+			{
+				displayName: 'Check Orders Created Within (Days)',
+				name: 'sweepLookbackDays',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 365 },
+				default: DEFAULT_LOOKBACK_DAYS,
+				displayOptions: { hide: { sweepMinutes: [0] } },
+				description:
+					"How far back the check for missed completions looks, by the orders' creation date. A longer time costs more requests at each check.",
+			},
+		],
 	},
 ];

@@ -27,7 +27,7 @@ const STORE_OPTIONS = { mode: 'entries', maxEntries: REMEMBERED_COMPLETIONS } as
  * hides a production event.
  */
 export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const completions = await confirmArrivals.call(this, this.getInputData(), sweepIntervalMs(this.getNodeParameter('sweepMinutes', 0, DEFAULT_SWEEP_MINUTES)) > 0);
+	const completions = await confirmArrivals.call(this, this.getInputData(), sweepIntervalMs(this.getNodeParameter('options.sweepMinutes', 0, DEFAULT_SWEEP_MINUTES)) > 0);
 	if (this.getMode() === 'manual') return [completions.map((completion) => ({ json: completion.json }))];
 	const keys = [...new Set(completions.map((completion) => completion.completionKey))];
 	if (keys.length === 0) return [[]];

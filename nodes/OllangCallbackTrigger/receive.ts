@@ -54,7 +54,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	// n8n answers a webhook once it has recorded and started its execution, behind the executions already running: a
 	// burst waits on them. With the sweep on, the answer goes now (the sweep emits a completion whose execution n8n
 	// then fails to start); with it off, n8n's answer after the start is what makes the API send again on a failure.
-	if (sweepIntervalMs(this.getNodeParameter('sweepMinutes', DEFAULT_SWEEP_MINUTES)) === 0) return { workflowData, webhookResponse: RECEIVED };
+	if (sweepIntervalMs(this.getNodeParameter('options.sweepMinutes', DEFAULT_SWEEP_MINUTES)) === 0) return { workflowData, webhookResponse: RECEIVED };
 	answer(this, 200, RECEIVED);
 	return { noWebhookResponse: true, workflowData };
 }

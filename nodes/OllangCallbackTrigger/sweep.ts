@@ -160,7 +160,7 @@ function sweptArrival(event: string, json: IDataObject): Arrival | undefined {
 /** One sweep of every watched event: the arrivals it found (a failed event is logged; its cursors stay for the next). */
 export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]> {
 	const events = (this.getNodeParameter('events', []) as string[]).filter((event) => event in SWEPT);
-	const lookbackDays = Number(this.getNodeParameter('sweepLookbackDays', DEFAULT_LOOKBACK_DAYS));
+	const lookbackDays = Number(this.getNodeParameter('options.sweepLookbackDays', DEFAULT_LOOKBACK_DAYS));
 	const found: IDataObject[] = [];
 	const scope = triggerScope(this);
 	const noted = takeNotedForSweep(scope);
@@ -243,7 +243,7 @@ export async function sweepAndEmit(this: ITriggerFunctions, stopped: () => boole
  * with the activation), then every Sweep Every (Minutes), each emitting what it found in one execution.
  */
 export async function startSweeps(this: ITriggerFunctions): Promise<ITriggerResponse> {
-	const intervalMs = sweepIntervalMs(this.getNodeParameter('sweepMinutes', DEFAULT_SWEEP_MINUTES));
+	const intervalMs = sweepIntervalMs(this.getNodeParameter('options.sweepMinutes', DEFAULT_SWEEP_MINUTES));
 	if (this.getMode() === 'manual' || intervalMs === 0) return {};
 	let stopped = false;
 	const isStopped = () => stopped;

@@ -17,7 +17,8 @@ export class OllangTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: optionSubtitle(triggerProperties, 'event'),
-		description: 'Starts a workflow for each new order delivery event, or when a watched memory import job finishes',
+		description:
+			"Starts a workflow for each new order delivery event, when a watched order's QC evaluation is completed, or when a watched memory import job finishes",
 		defaults: { name: 'Ollang Trigger' },
 		polling: true,
 		inputs: [],

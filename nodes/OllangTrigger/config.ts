@@ -153,7 +153,7 @@ function readOrderEventConfig(ctx: IPollFunctions, options: IDataObject, event: 
 		recheckPerPoll: wholeNumber(
 			ctx,
 			options.recheckPerPoll ?? DEFAULT_RECHECK_PER_POLL,
-			'Background Checks per Poll',
+			'Orders Rechecked per Poll',
 			1,
 			MAX_RECHECK_PER_POLL,
 		),

@@ -19,22 +19,24 @@ const orderEventProperties: INodeProperties[] = [
 			{
 				name: 'AI Delivered',
 				value: 'ai_delivered',
-				description: 'The AI pipeline finished and its results are available',
+				description: 'The AI result of an order is ready',
 			},
 			{
-				name: 'LSP Approved',
+				// The API's lsp_approved: LSP is the language service provider.
+				name: 'Language Service Provider Approved',
 				value: 'lsp_approved',
-				description: "An LSP admin or project manager approved a member's delivery",
+				description:
+					"The language service provider (the agency or team that manages the translators) approved a translator's delivery",
 			},
 			{
 				name: 'Order Delivered',
 				value: 'order_delivered',
-				description: 'The deliverable became available to the client',
+				description: 'The translated files became available to you',
 			},
 			{
 				name: 'Translator Delivered',
 				value: 'translator_delivered',
-				description: 'A translator delivered work',
+				description: 'A translator delivered their work',
 			},
 		],
 		default: ['ai_delivered', 'translator_delivered', 'lsp_approved', 'order_delivered'],
@@ -65,7 +67,7 @@ const orderEventProperties: INodeProperties[] = [
 		displayOptions: { show: { event: ['orderDeliveryEvent', 'qcEvaluationFinished'], watch: ['recentOrders'] } },
 		default: DEFAULT_LOOKBACK_DAYS,
 		description:
-			"Watch orders created within this many days (by the service's clock); older orders are no longer watched. A longer window costs more list requests per poll.",
+			"Watch orders created within this many days (by Ollang's clock); older orders are no longer watched. A longer window costs more requests per poll.",
 	},
 	{
 		displayName: 'Filters',
@@ -167,15 +169,16 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'A new entry in the delivery log of an order',
 			},
 			{
-				name: 'QC Evaluation Finished',
+				// One name with the Callback Trigger's event; the value stays as saved workflows have it.
+				name: 'QC Evaluation Completed',
 				value: 'qcEvaluationFinished',
 				description:
-					"A watched order's latest QC evaluation (Order > Run QC Evaluation) finished and its scores are available",
+					"A watched order's latest QC evaluation (Order > Run QC Evaluation) is complete and its scores are available",
 			},
 			{
 				name: 'Memory Import Job Finished',
 				value: 'importJobFinished',
-				description: 'A watched memory import job completed (or failed)',
+				description: 'A watched memory import job completed, or failed if Include Failed Jobs is on',
 			},
 		],
 		default: 'orderDeliveryEvent',
@@ -190,12 +193,12 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Emit Existing Events Once',
+				displayName: 'Include Existing Events',
 				name: 'emitExisting',
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether the first poll after activation (or after a change of what is watched) also emits the events and finished jobs that already exist. Otherwise the trigger starts from now.',
+					'Whether the first poll after activation (or after you change what is watched) also starts the workflow for the events and finished jobs that exist already, once each. Otherwise only new ones do.',
 			},
 			{
 				displayName: 'Parallel Requests',
@@ -206,7 +209,7 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'How many requests a poll sends at the same time',
 			},
 			{
-				displayName: 'Background Checks per Poll',
+				displayName: 'Orders Rechecked per Poll',
 				name: 'recheckPerPoll',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_RECHECK_PER_POLL },
@@ -215,7 +218,7 @@ export const triggerProperties: INodeProperties[] = [
 				},
 				default: DEFAULT_RECHECK_PER_POLL,
 				description:
-					'A delivery event that changes nothing in the order list (e.g. a re-delivery) is found when its order is re-read in the background, this many orders per poll in turn. With N watched orders, every order is re-read at least once in N / this polls (rounded up), e.g. 1,000 orders at 10 per poll: within 100 polls. Higher finds such events sooner and costs more requests per poll.',
+					'Some delivery events leave the order list unchanged (e.g. a re-delivery): they are found by rechecking the watched orders, this many per poll, in turn. With 1,000 orders at 10 per poll, every order is rechecked within 100 polls. Higher finds such events sooner and costs more requests per poll.',
 			},
 		],
 	},

@@ -56,20 +56,20 @@ const TOKEN = 'e2e-callback-token-7f3a';
  * Push, and a sweep every 15 s: a completion whose confirming read failed (and its repeat, which shared that read) is
  * emitted by it within the case; after the restart, its sweep at activation. Unpublished after the restart case.
  */
-const RECEIVER = callbackWorkflow('CallbackE2eRecv1', 'E2E: callbacks received', { secretToken: TOKEN, sweepMinutes: 0.25 });
+const RECEIVER = callbackWorkflow('CallbackE2eRecv1', 'E2E: callbacks received', { secretToken: TOKEN, options: { sweepMinutes: 0.25 } });
 /** Forged traffic goes to its own trigger, its sweep off: its read bound is per trigger, and nothing but push reaches it. */
-const FORGED = callbackWorkflow('CallbackE2eForg1', 'E2E: forged callbacks', { sweepMinutes: 0 });
+const FORGED = callbackWorkflow('CallbackE2eForg1', 'E2E: forged callbacks', { options: { sweepMinutes: 0 } });
 /** A short sweep for the burst and the race: 0.1 minutes, 6 s. Published for those cases only. */
 const SWEEP_MINUTES = 0.1;
 const SWEEP_MS = SWEEP_MINUTES * 60_000;
-const SWEEPER = callbackWorkflow('CallbackE2eSwep1', 'E2E: burst and race, short sweep', { sweepMinutes: SWEEP_MINUTES });
+const SWEEPER = callbackWorkflow('CallbackE2eSwep1', 'E2E: burst and race, short sweep', { options: { sweepMinutes: SWEEP_MINUTES } });
 /** Reads of orders the API refuses, per trigger and process and minute (nodes/OllangCallbackTrigger/readBudget.ts). */
 const REFUSED_READS_PER_MINUTE = 60;
 /** Generated schedules run here by seed (test/trigger/callbackSchedule.cts); each gets a workflow of its own. */
 const SCHEDULE_SEED = Number(process.env.OLLANG_CALLBACK_E2E_SEED ?? 35);
 const SCHEDULE_SAMPLE = 3;
 /** A schedule's failed reads are left to the sweep: a short one, so the schedule's end waits seconds, not minutes. */
-const SCHEDULED = Array.from({ length: SCHEDULE_SAMPLE }, (_, index) => callbackWorkflow(`CallbackE2eGen${index + 1}`, `E2E: generated schedule ${index + 1}`, { sweepMinutes: SWEEP_MINUTES }));
+const SCHEDULED = Array.from({ length: SCHEDULE_SAMPLE }, (_, index) => callbackWorkflow(`CallbackE2eGen${index + 1}`, `E2E: generated schedule ${index + 1}`, { options: { sweepMinutes: SWEEP_MINUTES } }));
 const EXAMPLE_FILE = 'order-completed-callback.json';
 const EXAMPLE = readExample(EXAMPLE_FILE);
 const EXAMPLE_TRIGGER = 'On Ollang callback';

@@ -71,8 +71,8 @@ export async function untilRegistered(url: string): Promise<void> {
  */
 export async function untilSweepBaseline(baseUrl: string, cookie: string, workflow: WorkflowJson): Promise<void> {
 	const trigger = workflow.nodes.find((node) => node.type === CALLBACK_TRIGGER_NODE)!;
-	const parameters = trigger.parameters as { events?: string[]; sweepMinutes?: number };
-	if (sweepIntervalMs(parameters.sweepMinutes ?? DEFAULT_SWEEP_MINUTES) === 0) return;
+	const parameters = trigger.parameters as { events?: string[]; options?: { sweepMinutes?: number } };
+	if (sweepIntervalMs(parameters.options?.sweepMinutes ?? DEFAULT_SWEEP_MINUTES) === 0) return;
 	const sweepNodes = (parameters.events ?? []).map((event) => sweepNodeId(String(trigger.id), event));
 	await waitFor(
 		`the first sweep of ${workflow.name} (its baseline in n8n's static data)`,

@@ -64,9 +64,9 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 	let firstVersion = '';
 	let laterVersion = '';
 	const summary: string[] = [];
-	const workflows: { v1?: string; v2?: string; trigger?: string } = {};
+	const workflows: { raw?: string; simplified?: string; trigger?: string } = {};
 	/** What each webhook workflow answered after the install, for the same request after the update. */
-	const answersAfterInstall: { v1?: unknown; v2?: unknown } = {};
+	const answersAfterInstall: { raw?: unknown; simplified?: unknown } = {};
 
 	const nodesDir = () => path.join(n8n.dir, '.n8n', 'nodes');
 	const installedDir = () => path.join(nodesDir(), 'node_modules', PACKAGE_NAME);
@@ -111,12 +111,12 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		return JSON.parse(text);
 	}
 
-	/** A published workflow: a webhook (answering with the last node's item) and Order > Get by the node version given. */
-	function orderGetWorkflow(version: 1 | 2, credential: { id: string; name: string }, orderId: string): WorkflowJson {
-		const webhookPath = `install-e2e-order-v${version}`;
+	/** A published workflow: a webhook (answering with the last node's item) and Order > Get, simplified (the default) or raw. */
+	function orderGetWorkflow(answer: 'raw' | 'simplified', credential: { id: string; name: string }, orderId: string): WorkflowJson {
+		const webhookPath = `install-e2e-order-${answer}`;
 		return {
 			id: '',
-			name: `Install e2e: Order > Get, node version ${version}`,
+			name: `Install e2e: Order > Get, ${answer}`,
 			nodes: [
 				{
 					id: randomUUID(),
@@ -131,9 +131,9 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 					id: randomUUID(),
 					name: 'Get order',
 					type: OLLANG_NODE,
-					typeVersion: version,
+					typeVersion: 1,
 					position: [240, 0],
-					parameters: { resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: orderId } },
+					parameters: { resource: 'order', operation: 'get', orderId: { __rl: true, mode: 'id', value: orderId }, ...(answer === 'raw' ? { simplify: false } : {}) },
 					credentials: { [CREDENTIAL_TYPE]: credential },
 				},
 			],
@@ -235,7 +235,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		summary.push(`  n8n started again after the bad inputs in ${((Date.now() - started) / 1000).toFixed(1)} s, no package installed`);
 	});
 
-	it('installs through the installer: the nodes and the credential type are in n8n, workflows of node versions 1 and 2 answer as the API does', async () => {
+	it('installs through the installer: the nodes and the credential type are in n8n, Order > Get answers as the API does, raw or simplified', async () => {
 		const started = Date.now();
 		const answer = await communityPackages(server!.url, cookie, 'POST', { name: PACKAGE_NAME, version: firstVersion });
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -255,10 +255,10 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		const credential = await restRequest<{ id: string; name: string }>(server!.url, cookie, 'POST', '/rest/credentials', { name: owner.name, type: CREDENTIAL_TYPE, data: owner.data });
 		const ref = { id: credential.id, name: credential.name };
 		const orderId = fixtures.orders.deliveredLevel0;
-		for (const version of [1, 2] as const) {
-			const created = await createWorkflow(server!.url, cookie, orderGetWorkflow(version, ref, orderId));
+		for (const answer of ['raw', 'simplified'] as const) {
+			const created = await createWorkflow(server!.url, cookie, orderGetWorkflow(answer, ref, orderId));
 			await activateWorkflow(server!.url, cookie, created.id);
-			workflows[`v${version}`] = created.id;
+			workflows[answer] = created.id;
 		}
 		const trigger = pollTriggerWorkflow('', 'Install e2e: delivery events', TRIGGER_NODE, { ...EVERY_DELIVERY_EVENT });
 		const { id: _unused, active: _active, pinData: _pinData, ...triggerBody } = trigger;
@@ -267,13 +267,13 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		workflows.trigger = createdTrigger.id;
 
 		const apiOrder = await sandbox.get<Json>(`/integration/orders/${orderId}`);
-		answersAfterInstall.v1 = await webhook('install-e2e-order-v1');
-		answersAfterInstall.v2 = await webhook('install-e2e-order-v2');
-		assert.deepEqual(withoutLinkSignatures(answersAfterInstall.v1), withoutLinkSignatures(apiOrder), 'version 1: the API\'s answer, unchanged');
-		assertSimplifiedOrder(answersAfterInstall.v2 as Json, apiOrder);
+		answersAfterInstall.raw = await webhook('install-e2e-order-raw');
+		answersAfterInstall.simplified = await webhook('install-e2e-order-simplified');
+		assert.deepEqual(withoutLinkSignatures(answersAfterInstall.raw), withoutLinkSignatures(apiOrder), 'Simplify off: the API\'s answer, unchanged');
+		assertSimplifiedOrder(answersAfterInstall.simplified as Json, apiOrder);
 	});
 
-	it('updates through the installer while workflows of both node versions exist and a published trigger receives events: every event once', async () => {
+	it('updates through the installer while saved workflows exist and a published trigger receives events: every event once', async () => {
 		const dir = laterVersionOf((await buildPackageTarball()).tarball, path.join(n8n.root, `later-${laterVersion}`), laterVersion);
 		await registry.publish(dir);
 		assert.deepEqual((await registry.versions(PACKAGE_NAME)).sort(), [firstVersion, laterVersion].sort());
@@ -330,14 +330,14 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		assert.deepEqual(missed, [], 'missed events');
 		assert.deepEqual(duplicated, [], 'duplicated events');
 
-		// Both node versions answer as before the update, with the same credential.
+		// Both saved workflows answer as before the update, with the same credential.
 		const apiOrder = await sandbox.get<Json>(`/integration/orders/${fixtures.orders.deliveredLevel0}`);
-		const v1 = await webhook('install-e2e-order-v1');
-		const v2 = await webhook('install-e2e-order-v2');
-		assert.deepEqual(withoutLinkSignatures(v1), withoutLinkSignatures(answersAfterInstall.v1), 'version 1 answers as before the update');
-		assert.deepEqual(withoutLinkSignatures(v2), withoutLinkSignatures(answersAfterInstall.v2), 'version 2 answers as before the update');
-		assert.deepEqual(withoutLinkSignatures(v1), withoutLinkSignatures(apiOrder));
-		assertSimplifiedOrder(v2 as Json, apiOrder);
+		const raw = await webhook('install-e2e-order-raw');
+		const simplified = await webhook('install-e2e-order-simplified');
+		assert.deepEqual(withoutLinkSignatures(raw), withoutLinkSignatures(answersAfterInstall.raw), 'Simplify off answers as before the update');
+		assert.deepEqual(withoutLinkSignatures(simplified), withoutLinkSignatures(answersAfterInstall.simplified), 'Simplify on answers as before the update');
+		assert.deepEqual(withoutLinkSignatures(raw), withoutLinkSignatures(apiOrder));
+		assertSimplifiedOrder(simplified as Json, apiOrder);
 	});
 
 	it('uninstalls through the installer: the nodes are gone, a workflow using them opens with missing nodes, n8n keeps running', async () => {
@@ -353,7 +353,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		for (const type of OLLANG_NODE_TYPES) assert.equal(nodeTypes.includes(type), false, `${type} still loaded after the uninstall`);
 
 		// What the editor opens: the workflow, its nodes of a type n8n no longer has (the editor's missing-node state).
-		const workflow = await restRequest<{ nodes: Array<{ type: string }> }>(server!.url, cookie, 'GET', `/rest/workflows/${workflows.v2!}`);
+		const workflow = await restRequest<{ nodes: Array<{ type: string }> }>(server!.url, cookie, 'GET', `/rest/workflows/${workflows.simplified!}`);
 		const missing = workflow.nodes.filter((node) => !nodeTypes.includes(node.type)).map((node) => node.type);
 		assert.deepEqual(missing, [OLLANG_NODE]);
 		await sleep(2_000);
@@ -361,7 +361,7 @@ describe('installed, updated and uninstalled through n8n\'s community-package in
 		const health = await n8nFetch(new URL('/healthz', server!.url));
 		assert.equal(health.status, 200);
 		summary.push(
-			`  uninstall: ${seconds} s (DELETE /rest/community-packages); workflow ${workflows.v2!} opens with missing node type ${missing.join(', ')}; n8n healthy; nodes/package.json still names ${PACKAGE_NAME}@${String(leftover)} (n8n leaves it)`,
+			`  uninstall: ${seconds} s (DELETE /rest/community-packages); workflow ${workflows.simplified!} opens with missing node type ${missing.join(', ')}; n8n healthy; nodes/package.json still names ${PACKAGE_NAME}@${String(leftover)} (n8n leaves it)`,
 		);
 	});
 });

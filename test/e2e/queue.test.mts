@@ -47,7 +47,7 @@ const QC_KEYED = itemsWorkflow('QueueKeyedQc0001', 'Queue: QC with an Idempotenc
 	resource: 'order',
 	operation: 'runQcEvaluation',
 	orderId: byId('={{ $json.orderId }}'),
-	idempotencyKey: '={{ $json.eventId }}',
+	options: { idempotencyKey: '={{ $json.eventId }}' },
 });
 /** Keys each sent by two executions at once. */
 const KEYED_PAIRS = 20;

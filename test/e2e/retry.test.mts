@@ -60,7 +60,7 @@ const REPEAT_WORKFLOWS = {
 		resource: 'order',
 		operation: 'runQcEvaluation',
 		orderId: byId('={{ $json.orderId }}'),
-		idempotencyKey: '={{ $json.eventId }}',
+		options: { idempotencyKey: '={{ $json.eventId }}' },
 	}),
 };
 

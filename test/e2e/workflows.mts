@@ -46,7 +46,7 @@ export const UNITS_FOR_MEMORY = [
 export function ordersWorkflow(fixtures: Fixtures): WorkflowJson {
 	const { orders } = fixtures;
 	return stepsWorkflow(WORKFLOW_IDS.orders, 'E2E: orders', [
-		ollang('Get order', 'order', 'get', { orderId: byId(orders.deliveredLevel0) }),
+		ollang('Get order', 'order', 'get', { orderId: byId(orders.deliveredLevel0), simplify: false }),
 		ollang('Get many orders', 'order', 'getMany', {
 			returnAll: true,
 			filters: { type: 'subtitle', statuses: ['completed', 'delivered'] },
@@ -344,7 +344,7 @@ export function itemsWorkflow(id: string, name: string, parameters: Record<strin
 				id: `${id}-ollang`,
 				name: 'Ollang',
 				type: OLLANG_NODE,
-				typeVersion: 2,
+				typeVersion: 1,
 				position: [480, 0],
 				parameters,
 				credentials: { ollangApi: SANDBOX_CREDENTIALS.owner },

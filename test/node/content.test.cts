@@ -248,7 +248,7 @@ describe('Content > Import batches: by count and by size', () => {
 		const batchSize = (options?.options as Array<{ name: string; default: unknown; description?: string }>).find((option) => option.name === 'batchSize');
 
 		expect(batchSize?.default).toBe(DEFAULT_CONTENT_BATCH_SIZE);
-		expect(batchSize?.description).toMatch(/Most units sent in one request/);
+		expect(batchSize?.description).toMatch(/Most units to send in one request/);
 		expect(batchSize?.description).toMatch(/5 MB of JSON/);
 	});
 });

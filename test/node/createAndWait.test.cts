@@ -402,7 +402,7 @@ describe('Order > Create and Wait', () => {
 	});
 
 	it('orders already done when it reads them (the same Idempotency Key again, once they completed): it carries on at once, without waiting', async () => {
-		const key = { idempotencyKey: `already-done-${Date.now()}` };
+		const key = { options: { idempotencyKey: `already-done-${Date.now()}` } };
 		const workflowId = `same-key-workflow-${Date.now()}`;
 		const first = await start(key, undefined, undefined, workflowId);
 		const ids = createdIds(first);

@@ -2,6 +2,7 @@
 // write (kind 'paidWrite', sent through the write-once protocol, with Retry Protection and Idempotency Key) or a
 // write safe to repeat (kind 'write'). Found from what each operation really sends: run against the sandbox, its
 // request log read. The transport refuses an undeclared write at runtime, so no operation can bypass this.
+import type { INodeProperties } from 'n8n-workflow';
 import { resources } from '../../nodes/Ollang/actions/router';
 import type { OllangOperation } from '../../nodes/Ollang/actions/node.type';
 import { checkDeclared, declareOperation } from '../../nodes/Ollang/transport/declared';
@@ -30,8 +31,10 @@ describe.each(ALL_OPERATIONS.map((operation) => [operation.name, operation] as c
 		if (writes.length > 0 && !POSTS_THAT_READ.has(name)) expect(['write', 'paidWrite']).toContain(declared.kind);
 		if (declared.kind === 'read' && !POSTS_THAT_READ.has(name)) expect(writes).toEqual([]);
 		if (declared.kind === 'paidWrite') {
-			const fields = declared.description.map((property) => property.name);
-			expect(fields).toEqual(expect.arrayContaining(['retryProtection', 'idempotencyKey']));
+			// Among its Options: what a user rarely changes stays off the main panel.
+			const options = declared.description.filter((property) => property.name === 'options').flatMap((property) => (property.options ?? []) as INodeProperties[]);
+			expect(options.map((option) => option.name)).toEqual(expect.arrayContaining(['retryProtection', 'idempotencyKey']));
+			expect(declared.description.map((property) => property.name)).not.toContain('retryProtection');
 		}
 	});
 });

@@ -34,7 +34,7 @@ describe('Order > Get', () => {
 		return order;
 	};
 
-	it('Simplify (on by default from version 2): own fields, documents as type/name/URL, delivery events counted, QC scores', async () => {
+	it('Simplify (on by default): own fields, documents as type/name/URL, delivery events counted, QC scores', async () => {
 		const order = richOrder();
 
 		const simplified = (await run(sandbox(), get(order.id))).json[0];
@@ -67,10 +67,10 @@ describe('Order > Get', () => {
 		expect(JSON.stringify(simplified).length).toBeLessThan(JSON.stringify(raw).length / 2);
 	});
 
-	it('version 1 keeps the raw answer (workflows built before Simplify do not change)', async () => {
+	it('Simplify off keeps the raw answer', async () => {
 		const order = richOrder();
 
-		const result = await run(sandbox(), get(order.id), { typeVersion: 1 });
+		const result = await run(sandbox(), { ...get(order.id), simplify: false });
 
 		expect(result.json[0]).toHaveProperty('finance');
 		expect(result.json[0].deliveryEvents).toHaveLength(order.deliveryEvents.length);
@@ -456,7 +456,7 @@ describe('Order > Request Subtitle Embedding', () => {
 	});
 });
 
-describe('Order > Get Review Gate Info', () => {
+describe('Order > Get Review Status', () => {
 	const info = (orderId: string) => ({ resource: 'order', operation: 'getReviewInfo', orderId: byId(orderId) });
 
 	it('reads tagName, reviewType and tagColor from the spec\'s path', async () => {

@@ -6,7 +6,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteM
 import { MAX_REMEMBERED, REMEMBER_DAYS } from '../../nodes/Ollang/actions/common/writeOnce';
 import { NAMES_PER_ITEM } from '../../nodes/Ollang/actions/common/writeOnce/markers';
 import { deduplicationStore } from '../harness/engine.cts';
-import { ACTIONS } from '../reliability/operations.cts';
+import { ACTIONS, withOptions } from '../reliability/operations.cts';
 import type { OperationCase } from '../reliability/operations.cts';
 import { byId, failure, run, useSandbox } from './setup.cts';
 import type { Run, RunOptions } from './setup.cts';
@@ -128,7 +128,7 @@ describe.each(PROTECTED.map((action) => [action.name, action] as const))('%s', (
 
 describe('Idempotency Key', () => {
 	const qc = ACTIONS.find((action) => action.name === 'order.runQcEvaluation')!;
-	const keyed = (): INodeParameters => ({ ...qc.parameters(sandbox()), idempotencyKey: '={{ $json.eventId }}' });
+	const keyed = (): INodeParameters => withOptions(qc.parameters(sandbox()), { idempotencyKey: '={{ $json.eventId }}' });
 
 	it('the same key in two webhook executions (a source that re-delivers) applies once; a new key is sent', async () => {
 		const [item] = await itemsFor(qc, 1);
@@ -190,7 +190,7 @@ describe('Idempotency Key', () => {
 
 	it('turned off, a retry sends every item again (and charges again)', async () => {
 		const items = await itemsFor(qc, 2);
-		const parameters = { ...qc.parameters(sandbox()), retryProtection: false };
+		const parameters = withOptions(qc.parameters(sandbox()), { retryProtection: false });
 		refuseSecondItem();
 
 		const failed = await run(sandbox(), parameters, { items, staticData: {} });
@@ -203,7 +203,7 @@ describe('Idempotency Key', () => {
 		const items = await itemsFor(qc, 1);
 		sandbox().requests.reset();
 
-		const error = failure(await run(sandbox(), { ...qc.parameters(sandbox()), idempotencyKey: '={{ { a: 1 } }}' }, { items }));
+		const error = failure(await run(sandbox(), withOptions(qc.parameters(sandbox()), { idempotencyKey: '={{ { a: 1 } }}' }), { items }));
 
 		expect(error.message).toContain('Idempotency Key');
 		expect(sandbox().requests.count({ method: 'POST' })).toBe(0);
@@ -353,7 +353,7 @@ describe('Records', () => {
 		const staticData: IDataObject = { 'node:Ollang': { ollangAppliedItems: filled } };
 		const [item] = await itemsFor(qc, 1);
 
-		await run(sandbox(), { ...qc.parameters(sandbox()), idempotencyKey: 'new' }, { items: [item], staticData });
+		await run(sandbox(), withOptions(qc.parameters(sandbox()), { idempotencyKey: 'new' }), { items: [item], staticData });
 
 		const kept = records(staticData);
 		expect(Object.keys(kept)).toHaveLength(MAX_REMEMBERED);
@@ -377,7 +377,7 @@ describe('Records', () => {
 			},
 		};
 		const [item] = await itemsFor(qc, 1);
-		const keyed = (key: string) => ({ ...qc.parameters(sandbox()), idempotencyKey: key });
+		const keyed = (key: string) => withOptions(qc.parameters(sandbox()), { idempotencyKey: key });
 
 		const recent = await run(sandbox(), keyed('recent'), { items: [item], staticData });
 		const stale = await run(sandbox(), keyed('stale'), { items: [item], staticData });

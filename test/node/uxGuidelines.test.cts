@@ -1,11 +1,13 @@
 // n8n's UX guidelines for community nodes and its "Node UI design" standards, the rules a machine can check, over
-// the descriptions as n8n receives them (both nodes and the credential, every version). n8n's reviewers check the
-// same before verifying a package. The rules that need judgment (vocabulary, terminology) are in the README's audit.
+// the descriptions as n8n receives them (the three nodes and the credential). n8n's reviewers check the same before
+// verifying a package. The rules that need judgment (vocabulary, terminology) are in the README's audit. And our own
+// rule: the panel speaks of what a user decides and gets, never of the machinery behind it (test/tools/userWords.cts).
 import type { ICredentialType, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { OllangApi } from '../../credentials/OllangApi.credentials';
 import { Ollang } from '../../nodes/Ollang/Ollang.node';
 import { OllangCallbackTrigger } from '../../nodes/OllangCallbackTrigger/OllangCallbackTrigger.node';
 import { OllangTrigger } from '../../nodes/OllangTrigger/OllangTrigger.node';
+import { MECHANISM_WORDS, mechanismWordsIn } from '../tools/userWords.cts';
 
 const nodes: INodeTypeDescription[] = [new Ollang().description, new OllangTrigger().description, new OllangCallbackTrigger().description];
 const credential: ICredentialType = new OllangApi();
@@ -122,7 +124,8 @@ function sentenceCaseViolations(text: string): string[] {
 		const bare = word.replace(/^[("'(]+|[)"',.;:?!]+$/g, '');
 		if (!/^[A-Z]/.test(bare)) return;
 		if (/^[A-Z0-9:]+(s|'s)?$/.test(bare) || /^[A-Z][A-Z0-9]*[-/][A-Za-z0-9-/]+$/.test(bare) || /[a-z][A-Z]/.test(bare)) return; // API, IDs, ISO-639, camelCase field names
-		if (PROPER_NOUNS.has(bare) || ownNames.has(bare)) return;
+		const name = bare.replace(/'s$/, ''); // Ollang's, the Callback Trigger's
+		if (PROPER_NOUNS.has(name) || ownNames.has(name)) return;
 		violations.push(word);
 	});
 	return violations;
@@ -209,6 +212,25 @@ describe('UX guidelines: text case', () => {
 		const booleans = parameters.filter(({ property }) => property.type === 'boolean');
 		expect(booleans.length).toBeGreaterThan(10);
 		expect(booleans.filter(({ property }) => !/^Whether /.test(property.description ?? '')).map(({ where, property }) => `${where}: "${property.description}"`)).toEqual([]);
+	});
+
+	it('names no mechanism of ours in any text of the panel (names, descriptions, hints, notices, options, placeholders)', () => {
+		// The check can fail: it finds a word of the list, whole, in any case, and leaves other words alone.
+		expect(mechanismWordsIn('A Sweep of the API emits what the claim missed')).toEqual(['claim', 'sweep']);
+		expect(mechanismWordsIn('Stores, sweeping and claimed')).toEqual([]);
+		expect(MECHANISM_WORDS.length).toBeGreaterThan(10);
+		const placeholders: Text[] = parameters.flatMap(({ where, property }) => [
+			...(property.placeholder ? [{ where: `${where}: placeholder`, text: String(property.placeholder) }] : []),
+			...(property.modes ?? []).filter((mode) => mode.placeholder).map((mode) => ({ where: `${where}: ${mode.displayName} placeholder`, text: String(mode.placeholder) })),
+		]);
+		const subtitles: Text[] = nodes.map((node) => ({ where: `${node.displayName}: subtitle`, text: String(node.subtitle ?? '') }));
+		const texts = [...titleCaseTexts, ...sentenceCaseTexts, ...placeholders, ...subtitles];
+		expect(texts.length).toBeGreaterThan(1000);
+		const offending = texts.flatMap(({ where, text }) => {
+			const words = mechanismWordsIn(text);
+			return words.length > 0 ? [`${where}: ${words.join(', ')} in "${text}"`] : [];
+		});
+		expect(offending).toEqual([]);
 	});
 
 	it('names the trigger\'s event parameter "Trigger On", without a tooltip', () => {

@@ -19,7 +19,7 @@ import type { FaultRule } from '../../sandbox/index.cts';
 import { deduplicationStore } from '../harness/engine.cts';
 import { resources } from '../../nodes/Ollang/actions/router';
 import type { OllangOperation } from '../../nodes/Ollang/actions/node.type';
-import { ACTIONS, READS_BEFORE_SENDING } from '../reliability/operations.cts';
+import { ACTIONS, READS_BEFORE_SENDING, withOptions } from '../reliability/operations.cts';
 import type { OperationCase } from '../reliability/operations.cts';
 import { call } from '../sandbox/helpers.cts';
 import { secondProcessNodeType } from '../harness/secondProcess.cts';
@@ -199,7 +199,7 @@ async function runSchedule(s: Schedule): Promise<string[]> {
 	const action = operationCase(s.operation);
 	const counts = await requestsPerItem(action, async (count) => await makeItems(action, count));
 	const items = await makeItems(action, s.items);
-	const parameters: INodeParameters = { ...action.parameters(sandbox()), ...(s.keyed ? { idempotencyKey: '={{ $json.eventId }}' } : {}) };
+	const parameters: INodeParameters = s.keyed ? withOptions(action.parameters(sandbox()), { idempotencyKey: '={{ $json.eventId }}' }) : action.parameters(sandbox());
 	// The handler ran for a request without a fault, or with one after it (this test's: a 500 or a dropped answer).
 	const reached = (path: string) =>
 		sandbox().requests.log.filter((r) => r.method !== 'GET' && r.path === path && (r.fault === undefined || r.status === 500 || r.status === null)).length;

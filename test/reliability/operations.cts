@@ -69,6 +69,11 @@ export async function createFolderDocument(sandbox: Sandbox, name: string): Prom
 	return String(response.body.id);
 }
 
+/** An operation's parameters with more Options (Retry Protection and Idempotency Key are among a paid write's Options). */
+export function withOptions(parameters: INodeParameters, options: IDataObject): INodeParameters {
+	return { ...parameters, options: { ...((parameters.options as IDataObject | undefined) ?? {}), ...options } as INodeParameters };
+}
+
 /** A completed order that stays put (delivered now, so inside the revision window). */
 export function completedOrder(sandbox: Sandbox): string {
 	return sandbox.simulate.createOrders(1, { type: 'subtitle', level: 0, status: 'completed', progress: false })[0].id;

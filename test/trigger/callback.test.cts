@@ -55,7 +55,7 @@ afterEach(async () => {
  */
 async function receiver(parameters: IDataObject = {}, options: Pick<WebhookReceiverOptions, 'restartOf' | 'mode' | 'role'> = {}): Promise<WebhookReceiver> {
 	const created = await createWebhookReceiver({
-		parameters: { events: ['orderCompleted', 'qcEvaluationCompleted'], sweepMinutes: 60, ...parameters },
+		parameters: { events: ['orderCompleted', 'qcEvaluationCompleted'], options: { sweepMinutes: 60 }, ...parameters },
 		credentials: { baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.owner },
 		...options,
 	});
@@ -211,7 +211,7 @@ describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
 	});
 
 	it('with the sweep off (Sweep Every 0), a confirming read that fails fails the execution (nothing else would find the completion); the callback was answered {"received":true} by n8n after the execution started', async () => {
-		const trigger = await receiver({ sweepMinutes: 0 });
+		const trigger = await receiver({ options: { sweepMinutes: 0 } });
 		const [orderId] = await createOrders(1, trigger.url);
 		sandbox.faults.add({ kind: 'status', status: 503, retryAfterSeconds: 0, path: `/integration/orders/${orderId}`, times: 4 });
 		await advance(11);
@@ -963,7 +963,7 @@ describe('Ollang Callback Trigger: the sweep (trigger()) for what push missed', 
 	});
 
 	it('the node\'s own loop sweeps every Sweep Every (Minutes) and emits what it found in one execution; closing the workflow stops it', async () => {
-		const trigger = await receiver({ sweepMinutes: 1 / 60 });
+		const trigger = await receiver({ options: { sweepMinutes: 1 / 60 } });
 		const orderIds = await completeQuietly(2, async () => await createOrders(2, trigger.url));
 		const until = Date.now() + 10_000;
 		while (ours(trigger.emissions, orderIds).length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));

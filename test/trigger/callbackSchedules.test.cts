@@ -50,7 +50,7 @@ afterAll(async () => {
 /** The main (its sweep's loop every hour: the schedule sweeps when it says), or a webhook process beside it. */
 async function receiver(restartOf?: WebhookReceiver, role: 'main' | 'webhook' = 'main'): Promise<WebhookReceiver> {
 	const created = await createWebhookReceiver({
-		parameters: { events: ['orderCompleted', 'qcEvaluationCompleted'], sweepMinutes: 60, sweepLookbackDays: LOOKBACK_DAYS },
+		parameters: { events: ['orderCompleted', 'qcEvaluationCompleted'], options: { sweepMinutes: 60, sweepLookbackDays: LOOKBACK_DAYS } },
 		credentials: { baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.owner },
 		restartOf,
 		role,

@@ -92,7 +92,7 @@ describe('first activation', () => {
 		});
 	});
 
-	it('with "Emit Existing Events Once", the first poll emits the history of watched orders, later polls nothing again', async () => {
+	it('with "Include Existing Events", the first poll emits the history of watched orders, later polls nothing again', async () => {
 		const runner = triggerRunner(
 			sandbox(),
 			orderEventParameters({ lookbackDays: 20, options: { emitExisting: true, recheckPerPoll: 5 } }),

@@ -6,8 +6,8 @@ import { apiRequestAllPages, DEFAULT_PAGE_CONCURRENCY, MAX_PAGE_CONCURRENCY, pag
 import type { OllangResource, OllangResourceMap, OperationResult } from '../node.type';
 import { toResults } from './outcomes';
 import { checkOption, checkText, readPaging } from './parameters';
-import { withReadConcurrency } from './readConcurrency';
-import { retryProtectionFields } from './writeOnce';
+import { readConcurrencyOption } from './readConcurrency';
+import { retryProtectionOptions } from './retryProtection';
 
 /** Shows properties only for one resource and operation. */
 export function forOperation<R extends OllangResource>(
@@ -19,27 +19,42 @@ export function forOperation<R extends OllangResource>(
 }
 
 /**
+ * Properties with `added` at the end of their Options collection, or in a new Options collection at the end: what a
+ * user rarely changes (retries, how many items at once) stays off the main panel.
+ */
+export function withOptions(properties: INodeProperties[], added: INodeProperties[]): INodeProperties[] {
+	const isOptions = (property: INodeProperties) => property.name === 'options' && property.type === 'collection';
+	if (!properties.some(isOptions)) {
+		return [...properties, { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: added }];
+	}
+	return properties.map((property) =>
+		isOptions(property) ? { ...property, options: [...((property.options ?? []) as INodeProperties[]), ...added] } : property,
+	);
+}
+
+/**
  * Shows a paid write's properties (kind 'paidWrite', sent through writeOnce) for one resource and operation, with
- * Retry Protection and Idempotency Key after them.
+ * Retry Protection and Idempotency Key at the end of their Options.
  */
 export function forPaidWrite<R extends OllangResource>(
 	resource: R,
 	operation: OllangResourceMap[R],
 	properties: INodeProperties[],
 ): INodeProperties[] {
-	return forOperation(resource, operation, [...properties, ...retryProtectionFields]);
+	return forOperation(resource, operation, withOptions(properties, retryProtectionOptions));
 }
 
 /**
  * Shows a read operation's properties (kind 'read', whose items the router runs several at a time) for one resource
- * and operation, with the Read Concurrency option in their Options.
+ * and operation, with the Read Concurrency option at the end of their Options. A read whose items all send the same
+ * request (no field to fill) is described with forOperation: running its items at once gains nothing.
  */
 export function forReadOperation<R extends OllangResource>(
 	resource: R,
 	operation: OllangResourceMap[R],
 	properties: INodeProperties[],
 ): INodeProperties[] {
-	return forOperation(resource, operation, withReadConcurrency(properties));
+	return forOperation(resource, operation, withOptions(properties, [readConcurrencyOption]));
 }
 
 // An id never holds a slash; the API's ids look like MongoDB ObjectIds, but the node does not insist on it.
@@ -166,15 +181,10 @@ const sortDirections: INodePropertyOptions[] = [
 ];
 
 /**
- * The Options of a paged listing: page size (take, 1 to 50), how many pages load at once, and the sort (orderBy,
- * orderDirection); the query keys follow the listing's paging style.
+ * The Options of a paged listing: page size (the query's take, 1 to 50), how many pages load at once, and the sort
+ * (orderBy, orderDirection); getPagedList sends them in the listing's paging style.
  */
-export function pagedListOptions(
-	sortFields: INodePropertyOptions[],
-	defaultSort: string,
-	rows: string,
-	style: PagingStyle = 'nested',
-): INodeProperties {
+export function pagedListOptions(sortFields: INodePropertyOptions[], defaultSort: string, rows: string): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -188,7 +198,7 @@ export function pagedListOptions(
 				type: 'number',
 				default: 50,
 				typeOptions: { minValue: 1, maxValue: 50 },
-				description: `Rows per request (${pagingKey(style, 'take')}, 1 to 50). Larger pages mean fewer requests.`,
+				description: 'How many results to fetch with each request (1 to 50). Larger pages mean fewer requests.',
 			},
 			{
 				displayName: 'Parallel Page Requests',
@@ -196,7 +206,7 @@ export function pagedListOptions(
 				type: 'number',
 				default: DEFAULT_PAGE_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: MAX_PAGE_CONCURRENCY },
-				description: 'How many pages to load at the same time after the first one when many pages are needed',
+				description: 'How many pages to fetch at the same time when the results fill several pages',
 			},
 			{
 				displayName: 'Sort By',

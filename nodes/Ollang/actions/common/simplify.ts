@@ -3,9 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { isRecord } from './responses';
 
 /**
- * The Simplify toggle of the operations with large answers, from node version 2 on (version 1 keeps the raw answer,
- * so existing workflows do not change). On by default: small items suit a person reading the output and an AI agent
- * calling the node as a tool, whose context the raw answer would fill.
+ * The Simplify toggle of the operations with large answers. On by default: small items suit a person reading the
+ * output and an AI agent calling the node as a tool, whose context the raw answer would fill.
  */
 export function simplifyField(whatIsKept: string): INodeProperties {
 	const description = [
@@ -17,7 +16,6 @@ export function simplifyField(whatIsKept: string): INodeProperties {
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 		description,
 	};
 }

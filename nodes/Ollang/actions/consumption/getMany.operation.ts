@@ -100,7 +100,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description: 'Only lines at or before this time (inclusive; ISO 8601, without an offset UTC)',
-				hint: "Left empty or in the future, the end is pinned at the service's time when the first page is read: lines that arrive during the read wait for the next run",
+				hint: 'Left empty or in the future: up to when the node starts reading. Lines that arrive while it reads come in the next run.',
 			},
 		],
 	},

@@ -73,7 +73,7 @@ const properties: INodeProperties[] = [
 				default: DEFAULT_CONTENT_BATCH_SIZE,
 				typeOptions: { minValue: 1, maxValue: MAX_CONTENT_BATCH_SIZE },
 				description:
-					'Most units sent in one request; the units of all input items are combined into batches. A batch is also cut at about 5 MB of JSON, so long texts never make one request too large.',
+					'Most units to send in one request. The units of all input items go together in requests of this size, each under about 5 MB of JSON, so long texts go in smaller ones.',
 			},
 		],
 	},

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forReadOperation } from '../common/fields';
+import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { requireObject } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -17,7 +17,8 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forReadOperation('creditWallet', 'get', properties);
+// No field: every item asks the same, so running items at once (Read Concurrency) gains nothing.
+export const description = forOperation('creditWallet', 'get', properties);
 
 export const kind: OperationKind = 'read';
 

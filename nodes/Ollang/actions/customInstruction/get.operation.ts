@@ -7,13 +7,8 @@ import type { OperationKind, OperationResult } from '../node.type';
 import { findInstruction, instructionIdField } from './instructions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'The API has no endpoint for one instruction: the node lists the instructions and picks the one with this ID, and fails naming the ID when none has it',
-		name: 'getNotice',
-		type: 'notice',
-		default: '',
-	},
+	// The API has no endpoint for one instruction: execute lists them and picks the one with this ID, and fails
+	// naming the ID when none has it.
 	instructionIdField('ID of the custom instruction to get, as Create or Get Many return it'),
 ];
 

@@ -2,14 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiRequest } from '../../transport';
-import { forReadOperation } from '../common/fields';
+import { forOperation } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { requireList } from '../common/responses';
 import type { OperationKind, OperationResult } from '../node.type';
 
 const properties: INodeProperties[] = [];
 
-export const description = forReadOperation('customInstruction', 'getSuggestions', properties);
+// No field: every item asks the same, so running items at once (Read Concurrency) gains nothing.
+export const description = forOperation('customInstruction', 'getSuggestions', properties);
 
 export const kind: OperationKind = 'read';
 

@@ -42,8 +42,7 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				action: 'Get custom instruction',
-				description:
-					'Get one custom instruction by ID (the API has no such endpoint: the node lists them and picks it)',
+				description: 'Get one custom instruction by its ID',
 			},
 			{
 				name: 'Get Many',

@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	pagedListOptions(sortFields, 'createdAt', 'folders', 'flat'),
+	pagedListOptions(sortFields, 'createdAt', 'folders'),
 ];
 
 export const description = forReadOperation('folder', 'getMany', properties);

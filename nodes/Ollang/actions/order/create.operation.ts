@@ -23,7 +23,7 @@ const callbackUrlField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. https://example.com/ollang-callback',
 	description:
-		'Address the API POSTs to when an order completes (it may call more than once; the call is not signed, so confirm with Order > Get)',
+		"Address Ollang calls when each order is completed, such as an Ollang Callback Trigger's production URL (which starts a workflow once per completion)",
 	hint: 'To go on in this execution once every order completes, use Order > Create and Wait instead',
 };
 

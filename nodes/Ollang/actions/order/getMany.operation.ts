@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description: 'Only orders created at or before this time (ISO 8601; without an offset, UTC)',
-				hint: "Left empty or in the future, the end is pinned at the service's time when the first page is read: orders created during the read wait for the next run",
+				hint: 'Left empty or in the future: up to when the node starts reading. Orders created while it reads come in the next run.',
 			},
 			{
 				displayName: 'Name',

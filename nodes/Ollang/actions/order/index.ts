@@ -55,7 +55,7 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				action: 'Create order',
-				description: 'Create one order per target language for an uploaded project (spends credits)',
+				description: 'Create one order per target language for a project (spends credits)',
 			},
 			{
 				name: 'Create and Wait',
@@ -89,10 +89,11 @@ export const description: INodeProperties[] = [
 				description: 'List orders, filtered by status, type, name, project or creation time',
 			},
 			{
-				name: 'Get Review Gate Info',
+				name: 'Get Review Status',
 				value: 'getReviewInfo',
-				action: 'Get review gate info of order',
-				description: 'Get the review tag, review type and tag color of an order',
+				action: 'Get review status of order',
+				description:
+					'Get whether an order is held for a review before delivery, and by whom: the reviewing team\'s tag and color, the kind of review, since when, and the reviewers',
 			},
 			{
 				name: 'Request Human Review',

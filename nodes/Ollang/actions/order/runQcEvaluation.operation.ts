@@ -60,7 +60,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. https://example.com/ollang-qc',
 				description:
-					'Public https address the service posts the finished evaluation to. Localhost and private network addresses are refused.',
+					"Public https address Ollang calls with the completed evaluation, such as an Ollang Callback Trigger's production URL. Local and private network addresses are refused.",
 			},
 			{
 				displayName: 'Custom Prompt',

@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	pagedListOptions(sortFields, 'createdAt', 'projects', 'flat'),
+	pagedListOptions(sortFields, 'createdAt', 'projects'),
 ];
 
 export const description = forReadOperation('project', 'getMany', properties);

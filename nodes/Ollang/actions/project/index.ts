@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 				value: 'createFromUrl',
 				action: 'Create project from file URL',
 				description:
-					'Create a project whose source file the service downloads from a URL; returns the project and its ID for Create Order',
+					'Make a new project from a file at a URL, with a name of your choice and optional notes for the linguists; no file size needed. Returns the project and its ID for Order > Create.',
 			},
 			{
 				name: 'Get',

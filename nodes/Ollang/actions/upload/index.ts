@@ -20,13 +20,14 @@ export const description: INodeProperties[] = [
 				value: 'uploadFile',
 				action: 'Upload file',
 				description:
-					'Upload a video, audio, document or subtitle file from a binary field; returns the new project ID for Create Order',
+					'Upload a video, audio, document or subtitle file from a binary field as a new project; returns its project ID for Order > Create',
 			},
 			{
 				name: 'Upload From URL',
 				value: 'uploadFromUrl',
 				action: 'Upload file from URL',
-				description: 'Let the service fetch a file from a URL; returns the new project ID for Create Order',
+				description:
+					'Make a new project from a file at a URL, named after the file; needs the file size. Returns its project ID for Order > Create. To name the project or add notes, use Project > Create From URL.',
 			},
 			{
 				name: 'Upload VTT',

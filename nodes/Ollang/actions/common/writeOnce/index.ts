@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { appliedNote } from '../../../transport/errors';
 import { sendPaid } from '../../../transport';
 import { asNodeError } from '../outcomes';
 import { checkBoolean, checkText } from '../parameters';
+import { IDEMPOTENCY_KEY_PARAMETER, RETRY_PROTECTION_PARAMETER } from '../retryProtection';
 import { itemKey, runIdentity } from './keys';
 import type { RunIdentity } from './keys';
 import { ATTEMPTS, NAMES_PER_ITEM, StoreMarkers } from './markers';
@@ -32,27 +33,6 @@ export { byListing, byRefusal, cannotReadBack, isGone, isUnlisted, orderState, r
 /** n8n's store keeps this node's write-once names in one row: every item's, for the MAX_REMEMBERED newest items. */
 const STORE_OPTIONS = { mode: 'entries', maxEntries: NAMES_PER_ITEM * MAX_REMEMBERED } as const;
 
-export const retryProtectionFields: INodeProperties[] = [
-	{
-		displayName: 'Retry Protection',
-		name: 'retryProtection',
-		type: 'boolean',
-		default: true,
-		description:
-			"Whether n8n's Retry of a failed execution and Retry On Fail skip the items this node already applied in the run they retry, so nothing is applied or charged twice. Any other execution sends its items, also the same request again. A skipped item returns what was applied, with alreadyApplied true.",
-	},
-	{
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		displayOptions: { show: { retryProtection: [true] } },
-		placeholder: 'e.g. {{ $json.body.eventId }}',
-		description:
-			'Empty: only a retry of the same run counts as a repeat. Set: the same key within 14 days is a repeat in any execution and is not sent again (e.g. the event ID of a source that re-delivers its webhooks).',
-	},
-];
-
 /** One node run's records, store names and identity, shared by its items; old records are pruned once, before its first item. */
 const runs = new WeakMap<IExecuteFunctions, { records: StaticRecords; markers: StoreMarkers; identity: RunIdentity }>();
 function nodeRun(ctx: IExecuteFunctions) {
@@ -72,7 +52,7 @@ interface Item extends ItemContext {
 }
 
 export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write: PaidWrite): Promise<WriteResult> {
-	if (!checkBoolean(ctx, ctx.getNodeParameter('retryProtection', itemIndex, true), 'Retry Protection', itemIndex, true)) {
+	if (!checkBoolean(ctx, ctx.getNodeParameter(RETRY_PROTECTION_PARAMETER, itemIndex, true), 'Retry Protection', itemIndex, true)) {
 		const sent = await sendPaid(ctx, write.send);
 		if ('answered' in sent) return sent.answered;
 		throw asNodeError(ctx, sent.failed, itemIndex);
@@ -87,7 +67,7 @@ export async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write
 }
 
 function itemOf(ctx: IExecuteFunctions, itemIndex: number, write: PaidWrite): Item {
-	const raw = ctx.getNodeParameter('idempotencyKey', itemIndex, '') as unknown;
+	const raw = ctx.getNodeParameter(IDEMPOTENCY_KEY_PARAMETER, itemIndex, '') as unknown;
 	const given = typeof raw === 'number' ? String(raw) : checkText(ctx, raw, 'Idempotency Key', itemIndex, false);
 	const { records, markers, identity } = nodeRun(ctx);
 	const base = itemKey(ctx, itemIndex, write.request, given);
