@@ -25,13 +25,7 @@ const REFERENCE_PAGES: Record<string, string> = {
  * Mechanism words a user page still names, each with the reason. The test also fails when an exception is no longer
  * needed, so the list never outlives its reason.
  */
-const MECHANISM_EXCEPTIONS: Record<string, { words: string[]; reason: string }> = {
-	'docs/operations.md': {
-		words: ['sweep'],
-		reason:
-			'generated from the panel: the Ollang Callback Trigger\'s "Sweep Every" fields, which the panel change of issue 50 renames; remove this entry once docs/operations.md is regenerated after it',
-	},
-};
+const MECHANISM_EXCEPTIONS: Record<string, { words: string[]; reason: string }> = {};
 
 /** Contributor pages: never listed among the user pages. */
 function isContributorPage(file: string): boolean {
