@@ -27,3 +27,9 @@ export const RETRY_BACKOFF_BASE_MS = 500;
  * on (nodes/OllangCallbackTrigger/sweep.ts); what has not ended by then is handed over again by a later sweep.
  */
 export const SWEEP_HANDOVER_WAIT_MS = 60_000;
+
+/**
+ * How long a process waits for another process's exclusive section (nodes/shared/exclusive.ts) before taking the
+ * section from it as dead: far longer than any section takes (milliseconds: two store calls).
+ */
+export const EXCLUSIVE_LEASE_MS = 60_000;

@@ -7,3 +7,6 @@ export const READ_BACK_AFTER_MS = 30;
 export const OTHER_SEND_WAIT_MS = 1_800;
 export const RETRY_BACKOFF_BASE_MS = 20;
 export const SWEEP_HANDOVER_WAIT_MS = 150;
+// The exclusive section's lease: jest's own processes keep the shipped minute (a fault test that kills a holder
+// passes its own, shorter lease to its child processes).
+export const EXCLUSIVE_LEASE_MS = 60_000;

@@ -1,0 +1,92 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { EXCLUSIVE_LEASE_MS } from './waits';
+
+// Decides which ONE process of all n8n's processes (mains, workers, webhook processes) runs a short section for a
+// workflow: the process whose insert of the workflow's deduplication row the database accepted. Nothing here rests
+// on how fast another process is.
+//
+// What n8n offers (the cli's DeduplicationHelper, identical in 1.123.81 and 2.40.7): two rows per node, the node's
+// (context `n:<node id>`) and the workflow's (context ''), primary key (workflowId, context). A call reads its row,
+// then inserts it when it was missing or updates it whole (no version, no condition); clearAllProcessedItems
+// deletes it. So an update written late puts back whatever its process read, at any time: no decision that reads
+// the row can be final. An insert is: the database refuses a second insert of a row that exists, whenever it comes.
+//
+// The section: acquired by the call that inserts the workflow's row (mode latestIncrementalKey, value LOW); busy
+// while the row exists (a call in that mode finds LOW there: it writes max(stored, LOW), the same row back); left
+// by deleting it. Two processes can hold it at once only if one deleted a row it did not insert, which happens
+// only through the lease below. A process paused anywhere (inside a store call too) only delays: its late insert is
+// refused while the row exists; its late update changes nothing (it writes the value it read: LOW); a late
+// delete of its own row ends its own section, which it left before deleting.
+//
+// Lease: a process that finds the section busy for EXCLUSIVE_LEASE_MS (60 s) without a break takes the holder for
+// dead (killed inside its section, which lasts two store calls) and deletes the row. Of several such processes one
+// deletes: each first raises the row's value to LOW + 1, and only the one that found LOW deletes (two whose raises
+// overlap inside one store call both delete: the one timing condition left, only after a holder died). What a user
+// sees when a holder died: items of that workflow wait up to a minute, then go on.
+//
+// A row that is not this section's (a Remove Duplicates node of the same workflow keeping its history in workflow
+// scope): in another mode n8n refuses the call before writing ('foreign'); in this mode its value is above LOW, so
+// it is never raised, deleted or taken for ours: the section then stops honestly ('foreign' after the lease).
+
+export type ExclusiveStore = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
+
+const LOCK = { mode: 'latestIncrementalKey' } as const;
+/** The section's value in the workflow's row: below any key another node keeps there. */
+const LOW = Number.MIN_SAFE_INTEGER;
+
+export type Acquired = 'held' | 'busy' | 'foreign';
+
+/** One attempt: held (this call inserted the row), busy (it existed), foreign (it is another node's). */
+export async function tryAcquire(store: ExclusiveStore): Promise<Acquired> {
+	try {
+		const output = await store.checkProcessedAndRecord([LOW], 'workflow', LOCK);
+		return output.new.map(Number).includes(LOW) ? 'held' : 'busy';
+	} catch (error) {
+		// n8n refuses a call whose mode is not the row's ("incompatible setting"); a refused insert means busy.
+		return /incompatible/i.test(error instanceof Error ? error.message : String(error)) ? 'foreign' : 'busy';
+	}
+}
+
+/** Leaves the section (deletes the workflow's row). */
+export async function release(store: ExclusiveStore): Promise<void> {
+	await store.clearAllProcessedItems('workflow', LOCK);
+}
+
+/** Of the processes that found the section busy for a whole lease, whether this one deletes the dead holder's row. */
+async function electedToBreak(store: ExclusiveStore): Promise<boolean> {
+	try {
+		return (await store.checkProcessedAndRecord([LOW + 1], 'workflow', LOCK)).new.map(Number).includes(LOW + 1);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Runs `work` while this process holds the section; waits for it (a few milliseconds to a few seconds under a
+ * burst, the lease after a holder died). Throws when the section cannot be had (a foreign row, or the store not
+ * answering): nothing of `work` ran then.
+ */
+export async function exclusively<T>(store: ExclusiveStore, work: () => Promise<T>, leaseMs = EXCLUSIVE_LEASE_MS): Promise<T> {
+	let busySince = Date.now();
+	let leasesWaited = 0;
+	for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+		const attempt = await tryAcquire(store);
+		if (attempt === 'held') break;
+		if (attempt === 'foreign') throw new Error("the workflow's deduplication row is kept by another node");
+		if (Date.now() - busySince >= leaseMs) {
+			// Another process was elected to break it: one more lease for that one to go ahead.
+			if (leasesWaited++ > 0) throw new Error('another process kept the section for longer than the lease');
+			if (await electedToBreak(store)) await release(store);
+			busySince = Date.now();
+			continue;
+		}
+		await sleep(wait + Math.floor(Math.random() * wait));
+	}
+	try {
+		return await work();
+	} finally {
+		await release(store);
+	}
+}
