@@ -36,22 +36,37 @@ const LOCK = { mode: 'latestIncrementalKey' } as const;
 /** The section's value in the workflow's row: below any key another node keeps there. */
 const LOW = Number.MIN_SAFE_INTEGER;
 
-export type Acquired = 'held' | 'busy' | 'foreign';
+export type Acquired = 'held' | 'busy' | 'foreign' | { failed: unknown };
 
-/** One attempt: held (this call inserted the row), busy (it existed), foreign (it is another node's). */
+/** The database refused a second insert of the row (SQLite, PostgreSQL): another process inserted it first. */
+const REFUSED_INSERT = /unique constraint|duplicate key/i;
+
+/** One attempt: held (this call inserted the row), busy (it existed), foreign (it is another node's), failed (no answer). */
 export async function tryAcquire(store: ExclusiveStore): Promise<Acquired> {
 	try {
 		const output = await store.checkProcessedAndRecord([LOW], 'workflow', LOCK);
 		return output.new.map(Number).includes(LOW) ? 'held' : 'busy';
 	} catch (error) {
-		// n8n refuses a call whose mode is not the row's ("incompatible setting"); a refused insert means busy.
-		return /incompatible/i.test(error instanceof Error ? error.message : String(error)) ? 'foreign' : 'busy';
+		const message = error instanceof Error ? error.message : String(error);
+		// n8n refuses a call whose mode is not the row's ("incompatible setting") before writing.
+		if (/incompatible/i.test(message)) return 'foreign';
+		return REFUSED_INSERT.test(message) ? 'busy' : { failed: error };
 	}
 }
 
-/** Leaves the section (deletes the workflow's row). */
+/** Failed attempts in a row after which the store counts as not answering. */
+const FAILURES = 3;
+
+/** Leaves the section (deletes the workflow's row), trying again when the store fails: others wait until it does. */
 export async function release(store: ExclusiveStore): Promise<void> {
-	await store.clearAllProcessedItems('workflow', LOCK);
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await store.clearAllProcessedItems('workflow', LOCK);
+		} catch (error) {
+			if (attempt >= 5) throw error;
+			await sleep(50 * attempt);
+		}
+	}
 }
 
 /** Of the processes that found the section busy for a whole lease, whether this one deletes the dead holder's row. */
@@ -71,10 +86,13 @@ async function electedToBreak(store: ExclusiveStore): Promise<boolean> {
 export async function exclusively<T>(store: ExclusiveStore, work: () => Promise<T>, leaseMs = EXCLUSIVE_LEASE_MS): Promise<T> {
 	let busySince = Date.now();
 	let leasesWaited = 0;
+	let failures = 0;
 	for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
 		const attempt = await tryAcquire(store);
 		if (attempt === 'held') break;
 		if (attempt === 'foreign') throw new Error("the workflow's deduplication row is kept by another node");
+		failures = typeof attempt === 'object' ? failures + 1 : 0;
+		if (typeof attempt === 'object' && failures >= FAILURES) throw attempt.failed;
 		if (Date.now() - busySince >= leaseMs) {
 			// Another process was elected to break it: one more lease for that one to go ahead.
 			if (leasesWaited++ > 0) throw new Error('another process kept the section for longer than the lease');
