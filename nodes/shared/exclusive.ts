@@ -57,16 +57,20 @@ export async function tryAcquire(store: ExclusiveStore): Promise<Acquired> {
 /** Failed attempts in a row after which the store counts as not answering. */
 const FAILURES = 3;
 
-/** Leaves the section (deletes the workflow's row), trying again when the store fails: others wait until it does. */
-export async function release(store: ExclusiveStore): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
+/**
+ * Leaves the section (deletes the workflow's row), trying again when the store fails; says whether it did. A row
+ * left behind is taken over as a dead holder's after the lease.
+ */
+export async function release(store: ExclusiveStore): Promise<boolean> {
+	for (let attempt = 1; attempt <= 5; attempt++) {
 		try {
-			return await store.clearAllProcessedItems('workflow', LOCK);
-		} catch (error) {
-			if (attempt >= 5) throw error;
+			await store.clearAllProcessedItems('workflow', LOCK);
+			return true;
+		} catch {
 			await sleep(50 * attempt);
 		}
 	}
+	return false;
 }
 
 /** Of the processes that found the section busy for a whole lease, whether this one deletes the dead holder's row. */
