@@ -1,6 +1,6 @@
 // The fault harness of the exclusive section (nodes/shared/exclusive.ts): several OS processes, each n8n's own
-// deduplication code on one SQLite database (the cli's DeduplicationHelper and ProcessedData entity, from the cached
-// n8n runtime, on its Node), claim the same names inside the section while this test stops them at random (SIGSTOP
+// deduplication code on one database (the cli's DeduplicationHelper and ProcessedData entity, from each cached n8n
+// runtime, on its Node; SQLite for each, and PostgreSQL as npm test's queue suites start it for 2.40.7), claim the same names inside the section while this test stops them at random (SIGSTOP
 // 0-3 s, also inside a store call), kills one inside its section, and a further process writes back stale copies of
 // the section's row. Counted from the processes' own logs: no two in the section at once, no name won twice.
 import { spawn } from 'node:child_process';
@@ -30,12 +30,48 @@ function start(runtime: string, env: Record<string, string>): ChildProcess {
 const ended = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(runtimes)('the exclusive section across OS processes on n8n %s, SQLite', (runtime) => {
+/** A private PostgreSQL as npm test's queue suites start it (scripts/n8n/services.mjs), in a helper process of its own. */
+async function startPostgres(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+	const script = `import('./scripts/n8n/services.mjs').then(async (services) => {
+		const pg = await services.startPostgres({ label: 'claim' });
+		process.stdout.write(JSON.stringify(pg.env) + '\\n');
+		process.on('SIGTERM', () => pg.stop().then(() => process.exit(0)));
+	});`;
+	const helper = spawn(process.execPath, ['-e', script], { cwd: join(__dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+	const env = await new Promise<Record<string, string>>((resolve, reject) => {
+		let out = '';
+		helper.stdout!.on('data', (chunk: Buffer) => {
+			out += chunk.toString();
+			const line = out.split('\n').find((each) => each.startsWith('{"DB_TYPE"'));
+			if (line !== undefined && out.endsWith('\n')) resolve(JSON.parse(line) as Record<string, string>);
+		});
+		helper.once('exit', (code) => reject(new Error(`PostgreSQL did not start (${code})`)));
+	});
+	return {
+		env,
+		stop: async () => {
+			helper.kill('SIGTERM');
+			await ended(helper);
+		},
+	};
+}
+
+const cases = runtimes.flatMap((runtime) => [[runtime, 'SQLite'], ...(runtime.startsWith('n8n-2.40.7') ? [[runtime, 'PostgreSQL']] : [])]);
+
+describe.each(cases)('the exclusive section across OS processes on n8n %s, %s', (runtime, database) => {
+	let postgres: Awaited<ReturnType<typeof startPostgres>> | undefined;
+	beforeAll(async () => {
+		if (database === 'PostgreSQL') postgres = await startPostgres();
+	}, 120_000);
+	afterAll(async () => {
+		await postgres?.stop();
+	});
+
 	it('paused at random (0-3 s, inside store calls too), one killed inside its section, stale copies written: never two go ahead', async () => {
 		expect(runtimes.length).toBeGreaterThan(0);
 		const rng = new Rng(51);
 		const dir = mkdtempSync(join(tmpdir(), 'exclusive-'));
-		const env = { DB: join(dir, 'n8n.sqlite'), LOG: join(dir, 'log'), NAMES: String(NAMES), LEASE_MS: String(LEASE_MS) };
+		const env = { DB: join(dir, 'n8n.sqlite'), LOG: join(dir, 'log'), NAMES: String(NAMES), LEASE_MS: String(LEASE_MS), ...postgres?.env };
 		await ended(start(runtime, { ...env, NAMES: '0', SYNC: '1' }));
 		const children = Array.from({ length: PROCESSES }, () => start(runtime, env));
 		const stale = start(runtime, { ...env, STALE: '1', UNTIL: String(Date.now() + 20_000) });
@@ -85,7 +121,7 @@ describe.each(runtimes)('the exclusive section across OS processes on n8n %s, SQ
 		const stopped = log.filter((line) => line.startsWith('stopped'));
 		const staleCopies = Number(log.find((line) => line.startsWith('stale'))?.split(' ')[2] ?? 0);
 		console.log(
-			`${runtime}: ${PROCESSES} processes x ${NAMES} names, ${pauses} pauses (0-${MAX_PAUSE_MS} ms), killed ${killed} inside ${killedInside}, ${staleCopies} stale copies; ` +
+			`${runtime}, ${database}: ${PROCESSES} processes x ${NAMES} names, ${pauses} pauses (0-${MAX_PAUSE_MS} ms), killed ${killed} inside ${killedInside}, ${staleCopies} stale copies; ` +
 				`overlaps ${overlaps}, twice ${twice.length}, neither ${neither.length} (${neither.join(',')}), stopped ${stopped.length}`,
 		);
 		expect(killed).toBeDefined();

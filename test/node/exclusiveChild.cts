@@ -1,5 +1,5 @@
 // One n8n process of the fault harness (claimProcesses.test.cts): n8n's own DeduplicationHelper (the cli's) over
-// its own ProcessedData entity on SQLite, as n8n runs it, and the shipped exclusive section claiming names in the
+// its own ProcessedData entity on SQLite or PostgreSQL (DB_POSTGRESDB_PORT set), as n8n runs it, and the shipped exclusive section claiming names in the
 // node's row. Each step is appended to the shared log before and after it happens, so the parent can tell who went
 // ahead even when this process is killed in between.
 import { appendFileSync } from 'node:fs';
@@ -15,9 +15,16 @@ async function main() {
 	const { DataSource } = load('@n8n/typeorm');
 	const db = load('@n8n/db');
 	const { DeduplicationHelper } = load('n8n/dist/deduplication/deduplication-helper.js');
-	const source = new DataSource({ type: 'sqlite', database: process.env.DB, entities: [db.ProcessedData], synchronize: process.env.SYNC === '1' });
+	const postgres = process.env.DB_POSTGRESDB_PORT;
+	const source = new DataSource({
+		...(postgres
+			? { type: 'postgres', host: '127.0.0.1', port: Number(postgres), database: process.env.DB_POSTGRESDB_DATABASE, username: process.env.DB_POSTGRESDB_USER }
+			: { type: 'sqlite', database: process.env.DB }),
+		entities: [db.ProcessedData],
+		synchronize: process.env.SYNC === '1',
+	});
 	await source.initialize();
-	await source.query('PRAGMA busy_timeout = 10000');
+	if (!postgres) await source.query('PRAGMA busy_timeout = 10000');
 	Container.set(db.ProcessedDataRepository, new db.ProcessedDataRepository(source));
 	const helper = new DeduplicationHelper();
 	const context = { workflow: { id: 'wf-1' }, node: { id: 'node-1' } };
