@@ -13,44 +13,60 @@ import { EXCLUSIVE_LEASE_MS } from './waits';
 // deletes it. So an update written late puts back whatever its process read, at any time: no decision that reads
 // the row can be final. An insert is: the database refuses a second insert of a row that exists, whenever it comes.
 //
-// The section: acquired by the call that inserts the workflow's row (mode latestIncrementalKey, value LOW); busy
-// while the row exists (a call in that mode finds LOW there: it writes max(stored, LOW), the same row back); left
-// by deleting it. Two processes can hold it at once only if one deleted a row it did not insert, which happens
-// only through the lease below. A process paused anywhere (inside a store call too) only delays: its late insert is
-// refused while the row exists; its late update changes nothing (it writes the value it read: LOW); a late
-// delete of its own row ends its own section, which it left before deleting.
+// The section: acquired by the call that inserts the workflow's row (mode latestIncrementalKey, its items LOW and
+// a stamp); busy while the row exists (a call in that mode finds LOW there); left by deleting it. Two processes can
+// hold it at once only if one deleted a row it did not insert, which happens only through the lease below. A process paused anywhere (inside a store call too) only delays: its late insert is
+// refused while the row exists; its late update writes back a stamp (what a waiter reads of the holder, never
+// whether the row exists); a late delete of its own row ends its own section, which it left before deleting.
 //
-// Lease: a process that finds the section busy for EXCLUSIVE_LEASE_MS (60 s) without a break takes the holder for
-// dead (killed inside its section, which lasts two store calls) and deletes the row. Of several such processes one
-// deletes: each first raises the row's value to LOW + 1, and only the one that found LOW deletes (two whose raises
-// overlap inside one store call both delete: the one timing condition left, only after a holder died). What a user
-// sees when a holder died: items of that workflow wait up to a minute, then go on.
+// Lease: a process that finds one holder keeping the section for EXCLUSIVE_LEASE_MS (60 s) takes it for dead
+// (killed inside its section, which lasts two store calls) and deletes the row. One holder, not a series of them: the
+// holder's insert writes its stamp (lower the later it started waiting) and every waiter's attempt writes its own
+// stamp where it is higher, so a waiter whose stamp the row does not hold knows the holder changed. A holder that was
+// already waiting when this waiter started is not seen to change (at most one per other process). Of the processes
+// that find a holder dead, one deletes: each raises the value to BROKEN, and only the one that found it below
+// deletes (two whose raises overlap inside one store call both delete: only after a holder died). What a user sees
+// when a holder died: items of that workflow wait up to a minute, then go on.
 //
 // A row that is not this section's (a Remove Duplicates node of the same workflow keeping its history in workflow
-// scope): in another mode n8n refuses the call before writing ('foreign'); in this mode its value is above LOW, so
-// it is never raised, deleted or taken for ours: the section then stops honestly ('foreign' after the lease).
+// scope): in another mode n8n refuses the call before writing ('foreign'); in this mode its keys are above every
+// stamp (they are not below -2^52), so it is never raised, deleted or taken for ours: the section stops after the lease.
 
 export type ExclusiveStore = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
 
 const LOCK = { mode: 'latestIncrementalKey' } as const;
-/** The section's value in the workflow's row: below any key another node keeps there. */
+/** Below any key another node keeps in the workflow's row: the mark of the section's row. */
 const LOW = Number.MIN_SAFE_INTEGER;
+/** Above every stamp: set by the one process that breaks a dead holder's section. */
+const BROKEN = LOW + 2 ** 51;
 
-export type Acquired = 'held' | 'busy' | 'foreign' | { failed: unknown };
+/**
+ * A waiting process's stamp: lower the later it started waiting. The row's value is its holder's stamp (or higher:
+ * raised by waiters' stamps that were not below it), so a waiter whose stamp is above the row's value knows the
+ * holder changed since it started waiting.
+ */
+const stampOf = (waitingSince: number): number => LOW + 2 + (2 ** 50 - waitingSince);
+
+export type Acquired = 'held' | 'foreign' | { busy: { holderChanged: boolean } } | { failed: unknown };
 
 /** The database refused a second insert of the row (SQLite, PostgreSQL): another process inserted it first. */
 const REFUSED_INSERT = /unique constraint|duplicate key/i;
 
-/** One attempt: held (this call inserted the row), busy (it existed), foreign (it is another node's), failed (no answer). */
-export async function tryAcquire(store: ExclusiveStore): Promise<Acquired> {
+/**
+ * One attempt: held (this call inserted the row), busy (it existed; whether its holder is another than when this
+ * process started waiting), foreign (it is another node's), failed (no answer).
+ */
+export async function tryAcquire(store: ExclusiveStore, waitingSince: number): Promise<Acquired> {
+	const stamp = stampOf(waitingSince);
 	try {
-		const output = await store.checkProcessedAndRecord([LOW], 'workflow', LOCK);
-		return output.new.map(Number).includes(LOW) ? 'held' : 'busy';
+		const output = await store.checkProcessedAndRecord([LOW, stamp], 'workflow', LOCK);
+		const added = output.new.map(Number);
+		return added.includes(LOW) ? 'held' : { busy: { holderChanged: added.includes(stamp) } };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		// n8n refuses a call whose mode is not the row's ("incompatible setting") before writing.
 		if (/incompatible/i.test(message)) return 'foreign';
-		return REFUSED_INSERT.test(message) ? 'busy' : { failed: error };
+		return REFUSED_INSERT.test(message) ? { busy: { holderChanged: false } } : { failed: error };
 	}
 }
 
@@ -76,7 +92,7 @@ export async function release(store: ExclusiveStore): Promise<boolean> {
 /** Of the processes that found the section busy for a whole lease, whether this one deletes the dead holder's row. */
 async function electedToBreak(store: ExclusiveStore): Promise<boolean> {
 	try {
-		return (await store.checkProcessedAndRecord([LOW + 1], 'workflow', LOCK)).new.map(Number).includes(LOW + 1);
+		return (await store.checkProcessedAndRecord([BROKEN], 'workflow', LOCK)).new.map(Number).includes(BROKEN);
 	} catch {
 		return false;
 	}
@@ -88,20 +104,26 @@ async function electedToBreak(store: ExclusiveStore): Promise<boolean> {
  * answering): nothing of `work` ran then.
  */
 export async function exclusively<T>(store: ExclusiveStore, work: () => Promise<T>, leaseMs = EXCLUSIVE_LEASE_MS): Promise<T> {
-	let busySince = Date.now();
+	const waitingSince = Date.now();
+	/** Since when one holder has kept the section, as far as this process can tell. */
+	let sameHolderSince = waitingSince;
 	let leasesWaited = 0;
 	let failures = 0;
 	for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
-		const attempt = await tryAcquire(store);
+		const started = Date.now();
+		const attempt = await tryAcquire(store, waitingSince);
 		if (attempt === 'held') break;
 		if (attempt === 'foreign') throw new Error("the workflow's deduplication row is kept by another node");
-		failures = typeof attempt === 'object' ? failures + 1 : 0;
-		if (typeof attempt === 'object' && failures >= FAILURES) throw attempt.failed;
-		if (Date.now() - busySince >= leaseMs) {
+		if ('failed' in attempt) {
+			if (++failures >= FAILURES) throw attempt.failed;
+		} else failures = 0;
+		// A holder that changed, or a call of this process's own that took long (it was stopped: what it saw is old).
+		if (('busy' in attempt && attempt.busy.holderChanged) || Date.now() - started > leaseMs / 4) sameHolderSince = Date.now();
+		if (Date.now() - sameHolderSince >= leaseMs) {
 			// Another process was elected to break it: one more lease for that one to go ahead.
 			if (leasesWaited++ > 0) throw new Error('another process kept the section for longer than the lease');
 			if (await electedToBreak(store)) await release(store);
-			busySince = Date.now();
+			sameHolderSince = Date.now();
 			continue;
 		}
 		await sleep(wait + Math.floor(Math.random() * wait));
