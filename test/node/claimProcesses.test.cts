@@ -119,12 +119,15 @@ describe.each(cases)('the exclusive section across OS processes on n8n %s, %s', 
 		const neither = names.filter((name) => !won.has(name));
 		const killedInside = [...log].reverse().find((line) => line.startsWith(`enter ${killed}`))?.split(' ')[2];
 		const stopped = log.filter((line) => line.startsWith('stopped'));
+		// It died inside its section (its last line an enter or a win, no exit): the others took the section over after the lease.
+		const killedLast = [...log].reverse().find((line) => line.split(' ')[1] === String(killed))?.split(' ')[0];
 		const staleCopies = Number(log.find((line) => line.startsWith('stale'))?.split(' ')[2] ?? 0);
 		console.log(
-			`${runtime}, ${database}: ${PROCESSES} processes x ${NAMES} names, ${pauses} pauses (0-${MAX_PAUSE_MS} ms), killed ${killed} inside ${killedInside}, ${staleCopies} stale copies; ` +
+			`${runtime}, ${database}: ${PROCESSES} processes x ${NAMES} names, ${pauses} pauses (0-${MAX_PAUSE_MS} ms), killed ${killed} inside ${killedInside} (its last step: ${killedLast}), ${staleCopies} stale copies; ` +
 				`overlaps ${overlaps}, twice ${twice.length}, neither ${neither.length} (${neither.join(',')}), stopped ${stopped.length}`,
 		);
 		expect(killed).toBeDefined();
+		expect(['enter', 'won', 'before']).toContain(killedLast);
 		expect(staleCopies).toBeGreaterThan(0);
 		expect(overlaps).toBe(0);
 		expect(twice).toEqual([]);
