@@ -1,8 +1,8 @@
 // Bench scenario 12: what the write-once protocol costs a paid item, in-process (n8n-core's engine, the in-process
 // sandbox, the harness's deduplication store standing in for n8n's database row), with 1,000 items remembered:
-// store calls, names and stored bytes per item, the row's size, and the time per item beside the same item with
-// Retry Protection off (the peer: no record, no store) and beside the floor (the two read-back waits of a claim and
-// of the facts, READ_BACK_AFTER_MS each, the real 250 ms outside jest).
+// store calls (the exclusive section's included), names and stored bytes per item, the row's size, and the time per
+// item beside the same item with Retry Protection off (the peer: no record, no store). Nothing waits on other
+// processes' pace any more (nodes/shared/claim.ts): the floor is 0.
 //
 //   node --require tsx/cjs bench/write-once-cost.cts [--items 20] [--remembered 1000] [--json <file>]
 import { createHash } from 'node:crypto';
@@ -11,7 +11,6 @@ import { parseArgs } from 'node:util';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { MAX_REMEMBERED } from '../nodes/Ollang/actions/common/writeOnce';
 import { NAMES_PER_ITEM } from '../nodes/Ollang/actions/common/writeOnce/markers';
-import { READ_BACK_AFTER_MS } from '../nodes/shared/waits';
 import { startSandbox } from '../sandbox/index.cts';
 import type { Sandbox } from '../sandbox/index.cts';
 import { runNode } from '../test/harness/engine.cts';
@@ -102,7 +101,7 @@ async function measure(sandbox: Sandbox, name: string): Promise<Row> {
 		rowBoundBytes: Math.round((storedBytes(rowNames) / rowNames.length) * NAMES_PER_ITEM * MAX_REMEMBERED),
 		msPerItem: ms / ITEMS,
 		peerMsPerItem: peerMs / ITEMS,
-		floorMsPerItem: 2 * READ_BACK_AFTER_MS,
+		floorMsPerItem: 0,
 	};
 }
 

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { ClaimOutcome } from '../shared/claim';
-import { claim, markOf, newClaimant } from '../shared/claim';
-import { removeRecorded } from '../shared/deduplicationStore';
+import { claim } from '../shared/claim';
 import { confirmArrivals } from './confirmArrivals';
 import { ANSWER_KEEP_MS, rememberAnswer, triggerScope } from './processed';
 import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs } from './sweep';
@@ -31,14 +30,11 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	if (this.getMode() === 'manual') return [completions.map((completion) => ({ json: completion.json }))];
 	const keys = [...new Set(completions.map((completion) => completion.completionKey))];
 	if (keys.length === 0) return [[]];
-	const claimant = newClaimant(this.getExecutionId());
 	let outcomes: Map<string, ClaimOutcome>;
 	try {
-		// Two processes recording one completion at the same moment: the claim's read-back says whose write the row
-		// kept, and only that execution emits it (nodes/shared/claim.ts).
-		outcomes = await claim(this.helpers, keys, claimant, STORE_OPTIONS, (key) =>
-			this.logger.info(`${LOG} ${key} was dropped from n8n's deduplication store by another process's write; recorded again`),
-		);
+		// Two processes recording one completion at the same moment: the one whose call ran in the workflow's
+		// exclusive section first emits it (nodes/shared/claim.ts).
+		outcomes = await claim(this.helpers, keys, STORE_OPTIONS);
 	} catch (error) {
 		// Emitting again is better than losing the event: at least once, as the API itself delivers.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);
@@ -46,15 +42,6 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	}
 	for (const [key, outcome] of outcomes) {
 		if (outcome === 'before') this.logger.info(`${LOG} repeated completion dropped (${key}): it started a workflow before`);
-		if (outcome === 'meanwhile') this.logger.info(`${LOG} ${key} was recorded at the same moment by another execution, which emits it; dropped here`);
-		// The row kept losing it to other processes' writes: emitted, as a completion is never lost.
-		if (outcome === 'undecided') this.logger.info(`${LOG} ${key} kept disappearing from n8n's deduplication store; emitted`);
-	}
-	try {
-		// The marks have served. Left behind, they only take room.
-		await removeRecorded(this.helpers, keys.map((key) => markOf(key, claimant)), STORE_OPTIONS);
-	} catch (error) {
-		this.logger.debug(`${LOG} claims not removed from n8n's deduplication store (${(error as Error).message})`);
 	}
 	const scope = triggerScope(this);
 	const emitted = new Set<string>();
@@ -63,7 +50,7 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 		// Repeats of these callbacks are answered without an execution from now on (in this process).
 		for (const settled of completion.claims) rememberAnswer(scope, settled, `the API showed ${completion.completionKey}, settled`, ANSWER_KEEP_MS.repeat);
 		const outcome = outcomes.get(completion.completionKey) ?? 'won';
-		if ((outcome !== 'won' && outcome !== 'undecided') || emitted.has(completion.completionKey)) continue;
+		if (outcome !== 'won' || emitted.has(completion.completionKey)) continue;
 		emitted.add(completion.completionKey);
 		items.push({ json: completion.json });
 	}

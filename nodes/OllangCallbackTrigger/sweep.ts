@@ -248,14 +248,22 @@ export async function startSweeps(this: ITriggerFunctions): Promise<ITriggerResp
 	let stopped = false;
 	const isStopped = () => stopped;
 	const first = await sweepOnce.call(this);
+	// Any error of one sweep is logged and the next sweep runs: the loop ends only when the workflow is unpublished.
+	const survived = async (sweep: () => Promise<unknown>) => {
+		try {
+			await sweep();
+		} catch (error) {
+			this.logger.error(`${LOG} a sweep failed (${error instanceof Error ? error.message : String(error)}); the next sweep runs as planned`);
+		}
+	};
 	void (async () => {
 		// After trigger() returned: n8n has the activation, and its executions, in hand.
 		await sleep(1);
-		await emitFound(this, first, isStopped);
+		await survived(async () => await emitFound(this, first, isStopped));
 		while (!stopped) {
 			await pause(Date.now() + intervalMs, isStopped);
 			if (stopped) break;
-			await sweepAndEmit.call(this, isStopped);
+			await survived(async () => await sweepAndEmit.call(this, isStopped));
 		}
 	})();
 	return {

@@ -3,10 +3,9 @@
 // test/harness/waits.cts).
 
 /**
- * How long a claim's read-back waits (nodes/shared/claim.ts): longer than one store call of another process takes,
- * on a loaded machine (a worker's copy of the row was seen landing a few hundred milliseconds after it was read).
- * Every claim and lasting fact waits this long once: it delays a paid item, and the workflow after the callback
- * trigger, by about this much.
+ * The pace at which an execution that found an attempt taken by another execution looks again at what that attempt
+ * left (nodes/Ollang/actions/common/writeOnce/takenAttempt.ts). Only such an execution waits: a claim itself waits
+ * on nothing but the database (nodes/shared/claim.ts).
  */
 export const READ_BACK_AFTER_MS = 250;
 
@@ -27,3 +26,9 @@ export const RETRY_BACKOFF_BASE_MS = 500;
  * on (nodes/OllangCallbackTrigger/sweep.ts); what has not ended by then is handed over again by a later sweep.
  */
 export const SWEEP_HANDOVER_WAIT_MS = 60_000;
+
+/**
+ * How long a process waits for another process's exclusive section (nodes/shared/exclusive.ts) before taking the
+ * section from it as dead: far longer than any section takes (milliseconds: two store calls).
+ */
+export const EXCLUSIVE_LEASE_MS = 60_000;

@@ -1,7 +1,8 @@
 // n8n keeps its deduplication store (helpers.checkProcessedAndRecord, what the Remove Duplicates node uses) in its
 // database, through the cli's DeduplicationHelper. The in-process engine has no database, so this store stands in
-// for it with the same 'entries' semantics (per workflow and context, oldest entries dropped past maxEntries, check
-// and record in one call); like the database it outlives an execution and its static data, until a test clears it.
+// for it with the same semantics ('entries' and 'latestIncrementalKey', per workflow and context, oldest entries
+// dropped past maxEntries, check and record in one call, delete); like the database it outlives an execution and its
+// static data, until a test clears it.
 import type {
 	DeduplicationItemTypes,
 	DeduplicationScope,
@@ -16,34 +17,34 @@ function contextKey(scope: DeduplicationScope, contextData: ICheckProcessedConte
 	return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node?.id}` : ''}`;
 }
 
+type Row = { mode: ICheckProcessedOptions['mode']; data: string[] | number };
+
 export class InMemoryDeduplicator implements IDataDeduplicator {
-	private readonly entries = new Map<string, string[]>();
-	/** Every call, in order: what the tests count. */
-	readonly calls: Array<{ kind: 'check' | 'remove'; items: string[] }> = [];
+	private readonly rows = new Map<string, Row>();
+	/** Every call, in order: what the tests count ('section': the exclusive section's calls on the workflow's row). */
+	readonly calls: Array<{ kind: 'check' | 'remove' | 'section'; items: string[] }> = [];
 	/**
 	 * Races as n8n's database does (the cli's DeduplicationHelper): a call reads the row, and writes its own copy
-	 * back a moment later, without a lock (two calls at once: the first's keys are lost); a node's first call inserts
-	 * the row, and a second insert of the same row is refused. Off: each call is one step.
+	 * back a moment later, without a lock (two calls at once: the first's keys are lost); a missing row is inserted,
+	 * and a second insert of the same row is refused; a row deleted meanwhile takes no update. Off: each call is one step.
 	 */
 	raceLikeDatabase = false;
 	/** While racing, the time between a call's read and its write (ms): SQLite's or PostgreSQL's round trips. */
 	raceDelayMs: () => number = () => 10;
 
 	/** The row as the call read it, and how to write its copy back as n8n's database would. */
-	private async readRow(key: string): Promise<{ existed: boolean; row: string[]; write: () => void }> {
-		const existed = this.entries.has(key);
-		const row = [...(this.entries.get(key) ?? [])];
-		if (!this.raceLikeDatabase) return { existed, row, write: () => this.entries.set(key, row) };
-		// Between the read and the write: the database's round trips on a busy machine.
-		await new Promise((resolve) => setTimeout(resolve, this.raceDelayMs()));
-		return {
-			existed,
-			row,
-			write: () => {
-				if (!existed && this.entries.has(key)) throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
-				this.entries.set(key, row);
-			},
+	private async readRow(key: string): Promise<{ existed: boolean; row: Row | undefined; write: (row: Row) => void }> {
+		const found = this.rows.get(key);
+		const row = found && { mode: found.mode, data: Array.isArray(found.data) ? [...found.data] : found.data };
+		const write = (written: Row) => {
+			if (row === undefined && this.rows.has(key)) throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
+			// An update of a row deleted meanwhile changes nothing (UPDATE ... WHERE its key).
+			if (row !== undefined && !this.rows.has(key)) return;
+			this.rows.set(key, written);
 		};
+		// Between the read and the write: the database's round trips on a busy machine.
+		if (this.raceLikeDatabase) await new Promise((resolve) => setTimeout(resolve, this.raceDelayMs()));
+		return { existed: row !== undefined, row, write };
 	}
 
 	async checkProcessedAndRecord(
@@ -52,10 +53,16 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
-		if (options.mode !== 'entries') throw new Error(`The harness's deduplication store keeps entries only, not ${options.mode}`);
-		const { row: stored, write } = await this.readRow(contextKey(scope, contextData));
+		const { row, write } = await this.readRow(contextKey(scope, contextData));
+		if (row !== undefined && row.mode !== options.mode) throw new Error('Deduplication data was originally saved with an incompatible setting of the ‘Keep Items Where’ parameter.');
+		if (options.mode === 'latestIncrementalKey') {
+			this.calls.push({ kind: 'section', items: items.map(String) });
+			return this.latest(items, row, write);
+		}
+		if (options.mode !== 'entries') throw new Error(`The harness's deduplication store keeps entries and incremental keys only, not ${options.mode}`);
+		const stored = (row?.data as string[] | undefined) ?? [];
 		const output: IDeduplicationOutput = { new: [], processed: [] };
-		const present = new Set(stored);
+		const present = new Set(row === undefined ? [] : stored);
 		for (const item of items) {
 			const value = String(item);
 			if (present.has(value)) output.processed.push(item);
@@ -66,36 +73,53 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			}
 		}
 		if (options.maxEntries) stored.splice(0, Math.max(0, stored.length - options.maxEntries));
-		write();
+		write({ mode: 'entries', data: stored });
 		this.calls.push({ kind: 'check', items: items.map(String) });
 		return output;
 	}
 
+	/** n8n's latestIncrementalKey mode: the row keeps the largest key; a key above it is new. */
+	private latest(items: DeduplicationItemTypes[], row: Row | undefined, write: (row: Row) => void): IDeduplicationOutput {
+		const keys = items.map(Number);
+		if (row === undefined) {
+			write({ mode: 'latestIncrementalKey', data: Math.max(...keys) });
+			return { new: items, processed: [] };
+		}
+		const stored = row.data as number;
+		const output: IDeduplicationOutput = { new: [], processed: [] };
+		items.forEach((item, index) => (keys[index] > stored ? output.new : output.processed).push(item));
+		write({ mode: 'latestIncrementalKey', data: Math.max(stored, ...keys) });
+		return output;
+	}
+
 	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
-		const { existed, row: stored, write } = await this.readRow(contextKey(scope, contextData));
+		const { row, write } = await this.readRow(contextKey(scope, contextData));
 		this.calls.push({ kind: 'remove', items: items.map(String) });
 		// As n8n: no row, nothing to remove.
-		if (!existed) return;
+		if (row === undefined || !Array.isArray(row.data)) return;
+		const stored = row.data;
 		for (const item of items) {
 			const index = stored.indexOf(String(item));
 			if (index !== -1) stored.splice(index, 1);
 		}
-		write();
+		write(row);
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
-		this.entries.delete(contextKey(scope, contextData));
+		this.calls.push({ kind: 'section', items: [] });
+		this.rows.delete(contextKey(scope, contextData));
 	}
 
 	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<number> {
-		return (this.entries.get(contextKey(scope, contextData)) ?? []).length;
+		const data = this.rows.get(contextKey(scope, contextData))?.data;
+		return Array.isArray(data) ? data.length : 0;
 	}
 
 	/** Forgets everything (a fresh n8n database). */
 	clear(): void {
 		this.raceLikeDatabase = false;
 		this.raceDelayMs = () => 10;
-		this.entries.clear();
+		this.rows.clear();
 		this.calls.length = 0;
 	}
 }

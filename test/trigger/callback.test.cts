@@ -10,7 +10,6 @@ import { call } from '../sandbox/helpers.cts';
 import { Container, deduplicationStore } from '../harness/runtime.cts';
 import { dirname } from 'node:path';
 import { REFUSED_READS_PER_MINUTE } from '../../nodes/OllangCallbackTrigger/readBudget';
-import { READ_BACK_AFTER_MS } from '../../nodes/shared/waits';
 
 // n8n-core's copy of @n8n/backend-common holds the Logger a node's `this.logger` writes to.
 const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [dirname(require.resolve('n8n-core'))] })) as {
@@ -40,6 +39,7 @@ afterAll(async () => {
 });
 afterEach(async () => {
 	jest.restoreAllMocks();
+	deduplicationStore.raceLikeDatabase = false;
 	sandbox.faults.clear();
 	Object.assign(sandbox.callbacks.settings, { repeatProbability: 0, dropNext: 0, retries: 'three' });
 	await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -330,89 +330,28 @@ describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
 		expect(log).toContainEqual(expect.stringMatching(/^warn: .*deduplication store could not be read \(database is locked\); emitting without the check/));
 	});
 
-	/**
-	 * n8n's store writes a node's whole row without a lock: a queue-mode worker that read the row before this node's
-	 * first record writes its copy after it. `otherWrite` makes that copy's effect (given what this node's call
-	 * added, and which call of the node it follows: 0 its first record), at once or later; the test then checks what
-	 * was emitted and logged, and that a repeat after a restart is dropped.
-	 */
-	async function expectAfterOtherWorkersWrite(
-		otherWrite: (added: string[], store: { remove: (markers: string[]) => Promise<void>; add: (markers: string[]) => Promise<unknown> }, call: number) => Promise<void> | void,
-		expected: { emitted: 0 | 1; logged: RegExp },
-	): Promise<void> {
+	it("n8n's store reading and writing each row far apart (a loaded database): three copies of a callback at once, emitted once, a repeat after a restart dropped", async () => {
 		const first = await receiver();
-		const log = captureLog();
-		const record = deduplicationStore.checkProcessedAndRecord.bind(deduplicationStore);
-		let calls = 0;
-		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockImplementation(async (items, scope, contextData, options) => {
-			const result = await record(items, scope, contextData, options);
-			const store = {
-				remove: async (markers: string[]) => await deduplicationStore.removeProcessed(markers, scope, contextData),
-				add: async (markers: string[]) => await record(markers, scope, contextData, options),
-			};
-			await otherWrite(result.new.map(String), store, calls++);
-			return result;
-		});
-		const [orderId] = await createOrders(1, first.url);
-		await advance(11);
-		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: expected.emitted, missed: 1 - expected.emitted, duplicated: 0 });
-		expect(log).toContainEqual(expect.stringMatching(expected.logged));
-		jest.restoreAllMocks();
+		deduplicationStore.raceLikeDatabase = true;
+		deduplicationStore.raceDelayMs = () => 50 + 150 * Math.random();
+		const [orderId] = await completeQuietly(1, async () => await createOrders(1, first.url));
+		const body = JSON.stringify(bodyOf(orderId));
+		expect(await Promise.all([post(first.url, body), post(first.url, body), post(first.url, body)])).toEqual([RECEIVED, RECEIVED, RECEIVED]);
+		await first.idle();
+		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		deduplicationStore.raceLikeDatabase = false;
 		await expectRepeatDroppedAfterRestart(first, orderId);
-	}
-
-	const madeAgain = { emitted: 1, logged: /^info: .*was dropped from n8n's deduplication store by another process's write; recorded again$/ } as const;
-
-	it('a record another process\'s write dropped from n8n\'s store is read back and made again, so a repeat after a restart is still dropped', async () => {
-		await expectAfterOtherWorkersWrite(async (added, store, call) => {
-			if (call === 0) await store.remove(added);
-		}, madeAgain);
 	});
 
-	it('a record dropped by another process\'s write landing just after it (after an immediate read-back) is made again, so a repeat after a restart is still dropped', async () => {
-		// Within the read-back's wait: a read-back made at once still finds the record, the one after the wait does not.
-		await expectAfterOtherWorkersWrite((added, store, call) => {
-			if (call === 0) setTimeout(() => void store.remove(added), READ_BACK_AFTER_MS / 2);
-		}, madeAgain);
-	});
-
-	it('a record dropped by another process\'s write, with a third worker\'s copy of the row (holding what the node wrote) landing after each removal the node makes: emitted once', async () => {
-		await expectAfterOtherWorkersWrite(async (added, store, call) => {
-			if (call !== 0) return;
-			await store.remove(added);
-			// The third worker read the row while the node's markers were in it, and its copy lands right after the node
-			// removes any of them: a read-back that records and takes back would find its completion "recorded meanwhile".
-			const remove = deduplicationStore.removeProcessed.bind(deduplicationStore);
-			jest.spyOn(deduplicationStore, 'removeProcessed').mockImplementation(async (items, scope, contextData) => {
-				await remove(items, scope, contextData);
-				if (items.some((marker) => !String(marker).includes('|by:'))) await store.add(items.map(String));
-			});
-		}, madeAgain);
-	});
-
-	it('another execution recording the same completion at the same moment (its write replacing this one\'s): emitted by that one only, and a repeat after a restart dropped', async () => {
-		// That worker's copy holds the completion too, with its own claim instead of this execution's.
-		await expectAfterOtherWorkersWrite(
-			async (added, store, call) => {
-				if (call > 0) return;
-				const mine = added.filter((marker) => marker.includes('|by:'));
-				await store.remove(mine);
-				await store.add(mine.map((marker) => marker.replace(/\|by:.*$/, '|by:other-worker')));
-			},
-			{ emitted: 0, logged: /^info: .*was recorded at the same moment by another execution, which emits it; dropped here$/ },
-		);
-	});
-
-	it('a claim serves once: after the emission n8n\'s store keeps the completion, not this execution\'s claim', async () => {
+	it("a claim leaves only the completion: the section's row is gone after the emission, the node's row holds the completion's key and nothing else of the claim", async () => {
 		const first = await receiver();
 		const [orderId] = await createOrders(1, first.url);
 		await advance(11);
 		expect(tally([orderId], first.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		expect(await deduplicationStore.getProcessedDataCount('workflow', { workflow: { id: first.workflowId } } as never)).toBe(0);
 		const recorded = deduplicationStore.calls.filter((call) => call.kind === 'check').flatMap((call) => call.items);
-		const removed = deduplicationStore.calls.filter((call) => call.kind === 'remove').flatMap((call) => call.items);
-		const claims = [...new Set(recorded.filter((marker) => marker.startsWith(`order:${orderId}:`) && marker.includes('|by:')))];
-		expect(claims).toHaveLength(1);
-		expect(removed).toContain(claims[0]);
+		expect(new Set(recorded.filter((name) => name.includes(orderId)))).toEqual(new Set([expect.stringMatching(new RegExp(`^order:${orderId}:[^|]+$`))]));
+		expect(deduplicationStore.calls.filter((call) => call.kind === 'remove')).toEqual([]);
 	});
 
 	it('a store call refused once (two workers inserting the node\'s first record at once) is tried again: recorded, and a repeat after a restart dropped', async () => {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { claim, newClaimant, recordLasting } from '../../../../shared/claim';
-import { checkAndRecord, hasStore } from '../../../../shared/deduplicationStore';
+import { claim, record } from '../../../../shared/claim';
+import { hasStore, recordInSection } from '../../../../shared/deduplicationStore';
 import { hash } from './keys';
 
 // What write-once keeps in n8n's deduplication store (in n8n's database, shared at once by mains and workers): who
@@ -35,14 +35,12 @@ export type ClaimResult = 'won' | 'taken' | 'failed';
 export class StoreMarkers {
 	/** n8n gives this node a deduplication store (every supported n8n does; an engine without a database may not). */
 	readonly available: boolean;
-	private readonly claimant: string;
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly options: { mode: 'entries'; maxEntries: number },
 	) {
 		this.available = hasStore(ctx.helpers);
-		this.claimant = newClaimant(ctx.getExecutionId());
 	}
 
 	/** Claims attempt n of the key: 'won' sends it. Without a store every claim is won (static data alone protects). */
@@ -123,20 +121,18 @@ export class StoreMarkers {
 	private async claimName(name: string): Promise<ClaimResult> {
 		if (!this.available) return 'won';
 		try {
-			const outcome = (await claim(this.ctx.helpers, [name], this.claimant, this.options)).get(name);
-			// Undecided: the row kept losing this write to other processes'; not safe to go ahead.
-			return outcome === 'won' ? 'won' : outcome === 'undecided' ? 'failed' : 'taken';
+			return (await claim(this.ctx.helpers, [name], this.options)).get(name) === 'won' ? 'won' : 'taken';
 		} catch (error) {
 			this.debug(error);
 			return 'failed';
 		}
 	}
 
-	/** Facts are recorded to stay (read back once); a store that does not answer is logged: the static record still holds. */
+	/** Facts recorded (they stay: only the exclusive section writes the row); a store that does not answer is logged: the static record still holds. */
 	private async recordFacts(facts: string[]): Promise<void> {
 		if (!this.available) return;
 		try {
-			if (!(await recordLasting(this.ctx.helpers, facts, this.options))) this.debug(new Error('facts kept disappearing'));
+			await record(this.ctx.helpers, facts, this.options);
 		} catch (error) {
 			this.debug(error);
 		}
@@ -145,7 +141,7 @@ export class StoreMarkers {
 	private async ask(names: string[]): Promise<Set<string> | undefined> {
 		if (!this.available) return undefined;
 		try {
-			return new Set((await checkAndRecord(this.ctx.helpers, names, this.options)).processed.map(String));
+			return await recordInSection(this.ctx.helpers, names, this.options);
 		} catch (error) {
 			this.debug(error);
 			return undefined;

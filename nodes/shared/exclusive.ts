@@ -1,0 +1,136 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { EXCLUSIVE_LEASE_MS } from './waits';
+
+// Decides which ONE process of all n8n's processes (mains, workers, webhook processes) runs a short section for a
+// workflow: the process whose insert of the workflow's deduplication row the database accepted. Nothing here rests
+// on how fast another process is.
+//
+// What n8n offers (the cli's DeduplicationHelper, identical in 1.123.81 and 2.40.7): two rows per node, the node's
+// (context `n:<node id>`) and the workflow's (context ''), primary key (workflowId, context). A call reads its row,
+// then inserts it when it was missing or updates it whole (no version, no condition); clearAllProcessedItems
+// deletes it. So an update written late puts back whatever its process read, at any time: no decision that reads
+// the row can be final. An insert is: the database refuses a second insert of a row that exists, whenever it comes.
+//
+// The section: acquired by the call that inserts the workflow's row (mode latestIncrementalKey, its items LOW and
+// a stamp); busy while the row exists (a call in that mode finds LOW there); left by deleting it. Two processes can
+// hold it at once only if one deleted a row it did not insert, which happens only through the lease below. A process paused anywhere (inside a store call too) only delays: its late insert is
+// refused while the row exists; its late update writes back a stamp (what a waiter reads of the holder, never
+// whether the row exists); a late delete of its own row ends its own section, which it left before deleting.
+//
+// Lease: a process that finds one holder keeping the section for EXCLUSIVE_LEASE_MS (60 s) takes it for dead
+// (killed inside its section, which lasts two store calls) and deletes the row. One holder, not a series of them: the
+// holder's insert writes its stamp (lower the later it started waiting) and every waiter's attempt writes its own
+// stamp where it is higher, so a waiter whose stamp the row does not hold knows the holder changed. A holder that was
+// already waiting when this waiter started is not seen to change (at most one per other process). Of the processes
+// that find a holder dead, one deletes: each raises the value to BROKEN, and only the one that found it below
+// deletes (two whose raises overlap inside one store call both delete: only after a holder died). What a user sees
+// when a holder died: items of that workflow wait up to a minute, then go on.
+//
+// A row that is not this section's (a Remove Duplicates node of the same workflow keeping its history in workflow
+// scope): in another mode n8n refuses the call before writing ('foreign'); in this mode its keys are above every
+// stamp (they are not below -2^52), so it is never raised, deleted or taken for ours: the section stops after the lease.
+
+export type ExclusiveStore = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
+
+const LOCK = { mode: 'latestIncrementalKey' } as const;
+/** Below any key another node keeps in the workflow's row: the mark of the section's row. */
+const LOW = Number.MIN_SAFE_INTEGER;
+/** Above every stamp: set by the one process that breaks a dead holder's section. */
+const BROKEN = LOW + 2 ** 51;
+
+/**
+ * A waiting process's stamp: lower the later it started waiting. The row's value is its holder's stamp (or higher:
+ * raised by waiters' stamps that were not below it), so a waiter whose stamp is above the row's value knows the
+ * holder changed since it started waiting.
+ */
+const stampOf = (waitingSince: number): number => LOW + 2 + (2 ** 50 - waitingSince);
+
+export type Acquired = 'held' | 'foreign' | { busy: { holderChanged: boolean } } | { failed: unknown };
+
+/** The database refused a second insert of the row (SQLite, PostgreSQL): another process inserted it first. */
+const REFUSED_INSERT = /unique constraint|duplicate key/i;
+
+/**
+ * One attempt: held (this call inserted the row), busy (it existed; whether its holder is another than when this
+ * process started waiting), foreign (it is another node's), failed (no answer).
+ */
+export async function tryAcquire(store: ExclusiveStore, waitingSince: number): Promise<Acquired> {
+	const stamp = stampOf(waitingSince);
+	try {
+		const output = await store.checkProcessedAndRecord([LOW, stamp], 'workflow', LOCK);
+		const added = output.new.map(Number);
+		return added.includes(LOW) ? 'held' : { busy: { holderChanged: added.includes(stamp) } };
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		// n8n refuses a call whose mode is not the row's ("incompatible setting") before writing.
+		if (/incompatible/i.test(message)) return 'foreign';
+		return REFUSED_INSERT.test(message) ? { busy: { holderChanged: false } } : { failed: error };
+	}
+}
+
+/** Failed attempts in a row after which the store counts as not answering. */
+const FAILURES = 3;
+
+/**
+ * Leaves the section (deletes the workflow's row), trying again when the store fails; says whether it did. A row
+ * left behind is taken over as a dead holder's after the lease.
+ */
+export async function release(store: ExclusiveStore): Promise<boolean> {
+	for (let attempt = 1; attempt <= 5; attempt++) {
+		try {
+			await store.clearAllProcessedItems('workflow', LOCK);
+			return true;
+		} catch {
+			await sleep(50 * attempt);
+		}
+	}
+	return false;
+}
+
+/** Of the processes that found the section busy for a whole lease, whether this one deletes the dead holder's row. */
+async function electedToBreak(store: ExclusiveStore): Promise<boolean> {
+	try {
+		return (await store.checkProcessedAndRecord([BROKEN], 'workflow', LOCK)).new.map(Number).includes(BROKEN);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Runs `work` while this process holds the section; waits for it (a few milliseconds to a few seconds under a
+ * burst, the lease after a holder died). Throws when the section cannot be had (a foreign row, or the store not
+ * answering): nothing of `work` ran then.
+ */
+export async function exclusively<T>(store: ExclusiveStore, work: () => Promise<T>, leaseMs = EXCLUSIVE_LEASE_MS): Promise<T> {
+	const waitingSince = Date.now();
+	/** Since when one holder has kept the section, as far as this process can tell. */
+	let sameHolderSince = waitingSince;
+	let leasesWaited = 0;
+	let failures = 0;
+	for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+		const started = Date.now();
+		const attempt = await tryAcquire(store, waitingSince);
+		if (attempt === 'held') break;
+		if (attempt === 'foreign') throw new Error("the workflow's deduplication row is kept by another node");
+		if ('failed' in attempt) {
+			if (++failures >= FAILURES) throw attempt.failed;
+		} else failures = 0;
+		// A holder that changed, or a call of this process's own that took long (it was stopped: what it saw is old).
+		if (('busy' in attempt && attempt.busy.holderChanged) || Date.now() - started > leaseMs / 4) sameHolderSince = Date.now();
+		if (Date.now() - sameHolderSince >= leaseMs) {
+			// Another process was elected to break it: one more lease for that one to go ahead.
+			if (leasesWaited++ > 0) throw new Error('another process kept the section for longer than the lease');
+			if (await electedToBreak(store)) await release(store);
+			sameHolderSince = Date.now();
+			continue;
+		}
+		await sleep(wait + Math.floor(Math.random() * wait));
+	}
+	try {
+		return await work();
+	} finally {
+		await release(store);
+	}
+}
