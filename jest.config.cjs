@@ -9,7 +9,7 @@ module.exports = {
 	transform: {
 		'^.+\\.c?ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
 	},
-	// A claim's read-back waits for the harness's store, not n8n's database (test/harness/waits.cts).
+	// The waits for other processes follow the harness's store, not n8n's database (test/harness/waits.cts).
 	moduleNameMapper: { '^(\\./|.*/shared/)waits$': '<rootDir>/test/harness/waits.cts' },
 	testTimeout: 60000,
 	testSequencer: '<rootDir>/test/harness/sequencer.cjs',

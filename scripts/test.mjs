@@ -26,7 +26,7 @@ const E2E_DIR = join(repoRoot, 'test', 'e2e');
 const reportDir = mkdtempSync(join(tmpdir(), 'ollang-test-'));
 
 /**
- * Jest's workers: four on two cores. Its suites mostly wait (the sandbox's simulated delays, the claim's read-backs):
+ * Jest's workers: four on two cores. Its suites mostly wait (the sandbox's simulated delays, other processes' turns):
  * the two longest spend 61 s of processor in 171 s. Two workers took 461 s (2026-11-28), four 290 s for 470 s of
  * processor; more would only queue on the cores.
  */
