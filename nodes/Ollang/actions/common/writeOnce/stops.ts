@@ -21,7 +21,7 @@ export function alreadyAppliedOutput(result: WriteResult, record: WriteRecord | 
 export function storeDidNotAnswer(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Item ${itemIndex} was not sent: n8n's deduplication store did not answer`, {
 		itemIndex,
-		description: `Without it, a retry could not tell whether item ${itemIndex} was sent. ${appliedNote('notApplied')} Retry the execution.`,
+		description: `Without it, a retry could not tell whether item ${itemIndex} was sent. ${appliedNote('notApplied')} Retry the execution. If a Remove Duplicates node of this workflow keeps its history with the scope Workflow, set it to Node, or turn off Retry Protection in this node's Options.`,
 	});
 }
 
