@@ -12,7 +12,8 @@ const listOrders = ollangNode('List Orders', {
 	limit: 5,
 	options: { orderBy: 'createdAt', orderDirection: 'asc' },
 });
-const getOrder = ollangNode('Get Order', { resource: 'order', operation: 'get', orderId: byId('={{ $json.id }}') });
+// Simplify off: the full answer, what only Get returns beside the list's summary.
+const getOrder = ollangNode('Get Order', { resource: 'order', operation: 'get', orderId: byId('={{ $json.id }}'), simplify: false });
 
 describe('Order Get Many -> Order Get by {{ $json.id }}', () => {
 	it('gets each listed order in full, in list order, each paired with its list item', async () => {
