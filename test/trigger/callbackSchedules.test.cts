@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/index.cts';
 import { REFUSED_READS_PER_MINUTE } from '../../nodes/OllangCallbackTrigger/readBudget';
+import { SWEEP_HANDOVER_WAIT_MS } from '../../nodes/shared/waits';
 import { createWebhookReceiver, type WebhookReceiver } from '../harness/webhook.cts';
 import { Container } from '../harness/runtime.cts';
 import { call } from '../sandbox/helpers.cts';
@@ -73,6 +74,8 @@ const asScheduleReceiver = (created: WebhookReceiver, role: 'main' | 'webhook' =
 const harnessOf = (running: ScheduleReceiver) => (running as ReturnType<typeof asScheduleReceiver>).harness;
 
 let sweeps = 0;
+/** When the main's last drawn sweep ran: n8n's sweeps are a sweep interval apart (minutes), longer than the hand-over wait. */
+let lastSweepAt = 0;
 let outages = 0;
 /** Sweeps whose execution n8n lost, by how (test/harness/webhook.cts EmissionLoss). */
 const lostSweeps = { refused: 0, dropped: 0, late: 0 };
@@ -103,7 +106,12 @@ const world: ScheduleWorld = {
 	async sweep(main, lose) {
 		sweeps++;
 		if (lose !== undefined) lostSweeps[lose]++;
+		// Two sweeps never come closer than a completion's hand-over wait (a minute against at least a minute between
+		// sweeps in n8n): what one handed over and n8n lost is due again at the next.
+		const early = lastSweepAt + SWEEP_HANDOVER_WAIT_MS - Date.now();
+		if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
 		await harnessOf(main).sweep(lose);
+		lastSweepAt = Date.now();
 	},
 	async createOrders(count) {
 		const answer = await call(sandbox, 'POST', '/integration/orders/create', {
