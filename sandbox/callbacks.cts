@@ -164,12 +164,9 @@ export class CallbackDispatcher implements CallbackSink {
 		const rng = this.world.rng.callbacks;
 		const repeated = repeatOf === null && rng.chance(this.settings.repeatProbability);
 		const repeatDelay = repeated ? rng.int(...REPEAT_DELAY_MINUTES) : 0;
-		if (repeatOf === null && this.settings.dropOrders.includes(delivery.orderId)) {
-			delivery.status = 'dropped';
-			return;
-		}
-		if (repeatOf === null && this.settings.dropNext > 0) {
-			this.settings.dropNext--;
+		const lostWithItsOrder = this.settings.dropOrders.includes(delivery.orderId);
+		if (repeatOf === null && (lostWithItsOrder || this.settings.dropNext > 0)) {
+			if (!lostWithItsOrder) this.settings.dropNext--;
 			delivery.status = 'dropped';
 			return;
 		}

@@ -5,9 +5,9 @@ import type { IDataObject } from 'n8n-workflow';
 // and Order > Download Files use.
 
 /** Statuses at which an order's work is done; the API's completion callback fires at the first. */
-export const DONE_STATUSES: readonly string[] = ['completed', 'delivered'];
+const DONE_STATUSES: readonly string[] = ['completed', 'delivered'];
 /** Statuses at which an order will not complete (both spellings occur in the sources). */
-export const CANCELLED_STATUSES: readonly string[] = ['cancelled', 'canceled'];
+const CANCELLED_STATUSES: readonly string[] = ['cancelled', 'canceled'];
 
 /**
  * - done: completed or delivered (and, when its Auto QC evaluation is awaited, that evaluation finished);

@@ -46,6 +46,8 @@ export interface WaitingExecution {
 	request(body?: IDataObject): Promise<RequestOutcome>;
 	/** The wait's time ran out: n8n's WaitTracker runs the stored execution on. */
 	timeOut(): Promise<void>;
+	/** As n8n's WaitTracker does at the wait's time: waits until the stored waitTill has passed, then timeOut(). */
+	timeOutWhenDue(): Promise<void>;
 	/** n8n's Retry of the stored execution, which failed: from now on this object is the Retry's execution. */
 	retry(): Promise<void>;
 	/** What the node output in its last run (before a wait: the orders created, or the 'checkAgain' items). */
@@ -136,6 +138,12 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		stored = JSON.parse(JSON.stringify(await continueExecution(workflow, execution.data, credential.credentialsById, execution.mode, executionId))) as IRun;
 	};
 
+	const timeOutWhenDue = async () => {
+		const due = new Date(stored.waitTill!).getTime() - Date.now();
+		if (due >= 0) await new Promise((resolve) => setTimeout(resolve, due + 20));
+		await timeOut();
+	};
+
 	const retry = async () => {
 		if (stored.status !== 'error') throw new Error(`execution ${executionId} did not fail (n8n offers no Retry)`);
 		executionId = `harness-waiting-${process.pid}-${++waitingCount}`;
@@ -159,6 +167,7 @@ export async function startWaiting(options: WaitingOptions): Promise<WaitingExec
 		},
 		request,
 		timeOut,
+		timeOutWhenDue,
 		retry,
 		output: () => lastRun(WAITING_NODE),
 		runs: () => stored.data.resultData.runData[WAITING_NODE]?.length ?? 0,

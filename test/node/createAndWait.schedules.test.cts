@@ -65,7 +65,6 @@ const scheduleArb: fc.Arbitrary<Schedule> = fc.integer({ min: 1, max: 3 }).chain
 const describeSchedule = (schedule: Schedule) =>
 	`${schedule.languages} language(s), completions ${JSON.stringify(schedule.completions)}${schedule.lostCreateAnswer ? ', create answer lost then Retry' : ''}${schedule.shortLimit ? ', Wait at Most 2 s' : ''}; steps ${schedule.steps.map((step) => JSON.stringify(step)).join(' ')}`;
 
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 function statusOf(orderId: string): string {
 	return String(sandbox().state.orders.get(orderId)?.status);
@@ -146,8 +145,7 @@ async function runSchedule(schedule: Schedule): Promise<void> {
 		if (step.kind === 'restart') down = true;
 		if (step.kind === 'check') {
 			down = false;
-			if (schedule.shortLimit) await sleep(Math.max(0, new Date(execution.stored.waitTill!).getTime() - Date.now() + 5));
-			await execution.timeOut();
+			await (schedule.shortLimit ? execution.timeOutWhenDue() : execution.timeOut());
 		}
 		if ((step.kind === 'callback' || step.kind === 'forged') && !down) {
 			const orderId = step.kind === 'callback' ? orders[step.order % orders.length] : 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -159,8 +157,7 @@ async function runSchedule(schedule: Schedule): Promise<void> {
 	// Time passes and n8n's next check comes: every execution ends.
 	if (!ended) {
 		sandbox().clock.advance(MINUTES_TO_COMPLETE + 20);
-		if (schedule.shortLimit) await sleep(Math.max(0, new Date(execution.stored.waitTill!).getTime() - Date.now() + 5));
-		await execution.timeOut();
+		await (schedule.shortLimit ? execution.timeOutWhenDue() : execution.timeOut());
 		expect(execution.waiting).toBe(false);
 		ended = checkEnded(execution, orders, schedule.shortLimit);
 	}

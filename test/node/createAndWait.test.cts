@@ -316,9 +316,8 @@ describe('Order > Create and Wait', () => {
 			expect(waitTill(execution)).toBeLessThanOrEqual(Date.now() + 3_000);
 			delayCompletion(ids[2], 30);
 			sandbox().clock.advance(MINUTES_TO_COMPLETE);
-			await sleep(Math.max(0, waitTill(execution) - Date.now() + 20));
 
-			await execution.timeOut();
+			await execution.timeOutWhenDue();
 
 			expect(execution.stored.status).toBe('error');
 			expect(execution.afterRan()).toBe(false);
@@ -332,9 +331,8 @@ describe('Order > Create and Wait', () => {
 			const ids = createdIds(execution);
 			delayCompletion(ids[2], 30);
 			sandbox().clock.advance(MINUTES_TO_COMPLETE);
-			await sleep(Math.max(0, waitTill(execution) - Date.now() + 20));
 
-			await execution.timeOut();
+			await execution.timeOutWhenDue();
 
 			expect(execution.stored.status).toBe('success');
 			expect(execution.afterRan()).toBe(true);
@@ -351,8 +349,7 @@ describe('Order > Create and Wait', () => {
 		it('n8n\'s Retry of the execution that reached its limit waits for the same orders again and carries on when they are done', async () => {
 			const execution = await start(briefly);
 			const ids = createdIds(execution);
-			await sleep(Math.max(0, waitTill(execution) - Date.now() + 20));
-			await execution.timeOut();
+			await execution.timeOutWhenDue();
 			expect(execution.stored.status).toBe('error');
 
 			await execution.retry();

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { binaryOutputField, readBinaryOutputField } from '../common/binary';
-import { forPaidWrite } from '../common/fields';
+import { forPaidWrite, withOptions } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { checkUrl, invalidField, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
@@ -39,27 +39,22 @@ const properties: INodeProperties[] = [
 	},
 	{ ...binaryOutputField('first file of each order (the next ones in <field>_1, <field>_2, ...)'), displayOptions: { hide: { files: ['none'] } } },
 	...waitLimitProperties,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			checkEveryOption,
-			{
-				displayName: 'Wait for Auto QC',
-				name: 'waitForQc',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether an order created with Auto Quality Check counts as done only once its QC evaluation has finished',
-			},
-		],
-	},
 ];
 
-export const description = forPaidWrite('order', 'createAndWait', properties);
+export const description = forPaidWrite(
+	'order',
+	'createAndWait',
+	withOptions(properties, [
+		checkEveryOption,
+		{
+			displayName: 'Wait for Auto QC',
+			name: 'waitForQc',
+			type: 'boolean',
+			default: false,
+			description: 'Whether an order created with Auto Quality Check counts as done only once its QC evaluation has finished',
+		},
+	]),
+);
 
 export const kind: OperationKind = 'paidWrite';
 

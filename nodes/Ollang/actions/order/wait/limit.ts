@@ -12,7 +12,7 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 };
 
 /** How often the orders are read while waiting, unless Options > Check Every says otherwise. */
-export const DEFAULT_CHECK_EVERY_MINUTES = 5;
+const DEFAULT_CHECK_EVERY_MINUTES = 5;
 
 export const waitLimitProperties: INodeProperties[] = [
 	{

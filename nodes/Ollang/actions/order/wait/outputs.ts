@@ -10,7 +10,7 @@ import type { WaitState } from './state';
 // created none), each the order as the API shows it, with `done`, its files when asked, and a `summary` of the whole
 // wait that the next node can test in one expression ({{ $json.summary.allDone }}).
 
-export interface WaitSummary extends IDataObject {
+interface WaitSummary extends IDataObject {
 	/** Every order done (none cancelled, none under way). */
 	allDone: boolean;
 	done: number;
@@ -20,7 +20,7 @@ export interface WaitSummary extends IDataObject {
 	cancelled: string[];
 }
 
-export function summaryOf(reads: ReadOrder[]): WaitSummary {
+function summaryOf(reads: ReadOrder[]): WaitSummary {
 	const idsWhere = (keep: (read: ReadOrder) => boolean) => reads.filter(keep).map((read) => String(read.order.id));
 	const done = reads.filter((read) => read.progress === 'done').length;
 	return {
