@@ -303,7 +303,7 @@ function buildScenarios(limits) {
 		},
 		{
 			key: 'writeOnce',
-			title: `12. Write-once: what a paid item costs in n8n's store and in time, ${SMOKE ? 50 : 1000} items remembered`,
+			title: `12. Write-once: what a paid item costs in n8n's store and in time, with nothing and with ${SMOKE ? 50 : 1000} items remembered`,
 			// bench/write-once.mjs: in-process (n8n-core's engine, the in-process sandbox), no n8n server.
 			standalone: true,
 			items: SMOKE ? 2 : 20,

@@ -5,7 +5,6 @@
 // processes' pace any more (nodes/shared/claim.ts): the floor is 0.
 //
 //   node --require tsx/cjs bench/write-once-cost.cts [--items 20] [--remembered 1000] [--json <file>]
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -22,21 +21,19 @@ const ITEMS = Number(flags.items);
 const REMEMBERED = Number(flags.remembered);
 const OPERATIONS = ['order.runQcEvaluation', 'order.create'];
 
-/** n8n keeps an entry as the md5 of the name in base64 (deduplication-helper.ts), in a JSON array. */
-const storedBytes = (names: string[]) => Buffer.byteLength(JSON.stringify(names.map((name) => createHash('md5').update(name).digest('base64'))));
-
 interface Row {
 	operation: string;
 	items: number;
 	remembered: number;
 	storeCallsPerItem: number;
+	/** Names an item left in the row once it ended (recorded and not removed). */
 	namesPerItem: number;
-	bytesPerItem: number;
 	rowBytes: number;
 	rowBoundBytes: number;
+	/** Bytes of the node's and the workflow's rows read and written per item. */
+	trafficPerItem: number;
 	msPerItem: number;
 	peerMsPerItem: number;
-	floorMsPerItem: number;
 }
 
 async function itemsOf(sandbox: Sandbox, name: string, count: number, label: string): Promise<INodeExecutionData[]> {
@@ -59,67 +56,79 @@ async function runItems(sandbox: Sandbox, name: string, items: INodeExecutionDat
 	return performance.now() - started;
 }
 
-/** The names one item leaves, copied for `count` other keys: a row as 1,000 earlier items of this node left it. */
+/** The names one item leaves, copied for `count` other keys: a row as `count` earlier items of this node left it. */
 function rememberedRow(oneItem: string[], key: string, count: number): string[] {
 	return Array.from({ length: count }, (_, index) => oneItem.map((name) => name.split(key).join(`${key}-earlier-${index}`))).flat();
 }
 
-async function measure(sandbox: Sandbox, name: string): Promise<Row> {
-	// One item first: the names an item of this operation leaves.
-	deduplicationStore.clear();
-	const [probe] = await itemsOf(sandbox, name, 1, `${name}-probe-`);
-	await runItems(sandbox, name, [probe], {}, true);
-	const probeNames = [...new Set(deduplicationStore.calls.filter((call) => call.kind === 'check').flatMap((call) => call.items))];
+/** Names recorded and not removed since call `from`. */
+function namesLeft(from = 0): string[] {
+	const calls = deduplicationStore.calls.slice(from);
+	const removed = new Set(calls.filter((call) => call.kind === 'remove').flatMap((call) => call.items));
+	return [...new Set(calls.filter((call) => call.kind === 'check').flatMap((call) => call.items))].filter((name) => !removed.has(name));
+}
+
+const ROW_OPTIONS = { mode: 'entries', maxEntries: NAMES_PER_ITEM * MAX_REMEMBERED } as const;
+const CONTEXT = { node: { id: 'node-under-test' }, workflow: { id: 'harness-workflow' } } as never;
+
+/** ITEMS protected items after `remembered` earlier ones (their static records, their names in the row). */
+async function measure(sandbox: Sandbox, name: string, remembered: number, probeNames: string[], peerMsPerItem: number): Promise<Row> {
 	const probeKey = probeNames[0].split('|')[0];
-	// The remembered items: their static records and their names in the store's row.
 	const staticData: IDataObject = {
 		'node:Ollang': {
 			ollangAppliedItems: Object.fromEntries(
-				Array.from({ length: REMEMBERED }, (_, index) => [`${name}:key:earlier-${index}`, { state: 'applied', at: Date.now() - 60_000 - index, result: { orderId: `earlier-${index}` } }]),
+				Array.from({ length: remembered }, (_, index) => [`${name}:key:earlier-${index}`, { state: 'applied', at: Date.now() - 60_000 - index, result: { orderId: `earlier-${index}` } }]),
 			),
 		},
 	};
 	deduplicationStore.clear();
-	const row = rememberedRow(probeNames, probeKey, REMEMBERED);
-	await deduplicationStore.checkProcessedAndRecord(row, 'node', { node: { id: 'node-under-test' }, workflow: { id: 'harness-workflow' } } as never, { mode: 'entries', maxEntries: NAMES_PER_ITEM * MAX_REMEMBERED });
+	if (remembered > 0) await deduplicationStore.checkProcessedAndRecord(rememberedRow(probeNames, probeKey, remembered), 'node', CONTEXT, ROW_OPTIONS);
 	const before = deduplicationStore.calls.length;
-	const measured = await itemsOf(sandbox, name, ITEMS, `${name}-on-`);
-	const ms = await runItems(sandbox, name, measured, staticData, true);
-	const calls = deduplicationStore.calls.slice(before);
-	const names = new Set(calls.filter((call) => call.kind === 'check').flatMap((call) => call.items));
-	const peerItems = await itemsOf(sandbox, name, ITEMS, `${name}-off-`);
-	const peerMs = await runItems(sandbox, name, peerItems, {}, false);
-	const rowNames = [...row, ...names];
+	const traffic = { ...deduplicationStore.traffic };
+	const ms = await runItems(sandbox, name, await itemsOf(sandbox, name, ITEMS, `${name}-${remembered}-`), staticData, true);
+	const moved = deduplicationStore.traffic.read - traffic.read + deduplicationStore.traffic.written - traffic.written;
+	const rowBytes = 27 * (await deduplicationStore.getProcessedDataCount('node', CONTEXT));
 	return {
 		operation: name,
 		items: ITEMS,
-		remembered: REMEMBERED,
-		storeCallsPerItem: calls.length / ITEMS,
-		namesPerItem: names.size / ITEMS,
-		bytesPerItem: storedBytes([...names]) / ITEMS,
-		rowBytes: storedBytes(rowNames),
-		rowBoundBytes: Math.round((storedBytes(rowNames) / rowNames.length) * NAMES_PER_ITEM * MAX_REMEMBERED),
+		remembered,
+		storeCallsPerItem: (deduplicationStore.calls.length - before) / ITEMS,
+		namesPerItem: namesLeft(before).length / ITEMS,
+		rowBytes,
+		rowBoundBytes: 27 * NAMES_PER_ITEM * MAX_REMEMBERED,
+		trafficPerItem: moved / ITEMS,
 		msPerItem: ms / ITEMS,
-		peerMsPerItem: peerMs / ITEMS,
-		floorMsPerItem: 0,
+		peerMsPerItem,
 	};
+}
+
+/** The names one item of the operation leaves, and the peer's time per item (Retry Protection off). */
+async function probe(sandbox: Sandbox, name: string): Promise<{ probeNames: string[]; peerMsPerItem: number }> {
+	deduplicationStore.clear();
+	await runItems(sandbox, name, await itemsOf(sandbox, name, 1, `${name}-probe-`), {}, true);
+	const probeNames = namesLeft();
+	const peerMs = await runItems(sandbox, name, await itemsOf(sandbox, name, ITEMS, `${name}-off-`), {}, false);
+	return { probeNames, peerMsPerItem: peerMs / ITEMS };
 }
 
 async function main(): Promise<void> {
 	const sandbox = await startSandbox({ quiet: true });
 	const rows: Row[] = [];
 	try {
-		for (const name of OPERATIONS) rows.push(await measure(sandbox, name));
+		for (const name of OPERATIONS) {
+			const { probeNames, peerMsPerItem } = await probe(sandbox, name);
+			for (const remembered of [0, REMEMBERED]) rows.push(await measure(sandbox, name, remembered, probeNames, peerMsPerItem));
+		}
 	} finally {
 		await sandbox.close();
 	}
 	const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-	console.log('| operation | store calls / item | names / item | stored / item | row with the remembered items | row bound | ms / item (protected) | ms / item (Retry Protection off) | ratio | floor (read-backs) |');
-	console.log('|---|---|---|---|---|---|---|---|---|---|');
+	console.log('| operation | items remembered | store calls / item | names left / item | row | store traffic / item | ms / item | Retry Protection off | over it |');
+	console.log('|---|---|---|---|---|---|---|---|---|');
 	for (const row of rows) {
 		console.log(
-			`| ${row.operation} | ${row.storeCallsPerItem.toFixed(1)} | ${row.namesPerItem.toFixed(1)} | ${row.bytesPerItem.toFixed(0)} B | ${kib(row.rowBytes)} (${row.remembered} items) | ${kib(row.rowBoundBytes)} | ` +
-				`${row.msPerItem.toFixed(0)} | ${row.peerMsPerItem.toFixed(0)} | ${(row.msPerItem / row.peerMsPerItem).toFixed(1)}x | ${row.floorMsPerItem} |`,
+			`| ${row.operation} | ${row.remembered} | ${row.storeCallsPerItem.toFixed(1)} | ${row.namesPerItem.toFixed(1)} | ${kib(row.rowBytes)} | ${kib(row.trafficPerItem)} | ` +
+				`${row.msPerItem.toFixed(1)} | ${row.peerMsPerItem.toFixed(1)} | +${(row.msPerItem - row.peerMsPerItem).toFixed(1)} ms |`,
 		);
 	}
 	if (flags.json) writeFileSync(flags.json, JSON.stringify(rows));

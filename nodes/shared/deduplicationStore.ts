@@ -3,22 +3,28 @@ import { sleep } from 'n8n-workflow';
 
 import { exclusively } from './exclusive';
 
-/**
- * n8n's deduplication store (`helpers.checkProcessedAndRecord`, what Remove Duplicates keeps), as both nodes use it:
- * one row per node, read and written back whole by each call, so every call on it is made inside the workflow's
- * exclusive section (exclusive.ts). This process enters one section at a time (executions started together queue
- * here rather than asking the database in turn), and tries a failed call again: a call that failed wrote nothing
- * (its one write is its last step).
- */
+// Decides nothing itself: it is the one way both nodes touch n8n's deduplication store (the helpers Remove
+// Duplicates uses). n8n keeps one row per node and reads and writes it back whole on each call, so every call on it
+// runs inside the workflow's exclusive section (exclusive.ts): what a section reads is what it leaves, unless it
+// changes it. Inside one section a name can be asked about without a trace (recorded, then removed again).
 
 export type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems'>;
 
-/** Tries of one call. */
+/** The node's row, as one section sees it. */
+export interface Row {
+	/** Records the names; returns those the row held before. */
+	record(names: string[]): Promise<Set<string>>;
+	/** Which of the names the row holds, leaving it as it was. */
+	has(names: string[]): Promise<Set<string>>;
+	remove(names: string[]): Promise<void>;
+}
+
+/** Tries of one call: a call that failed wrote nothing (its one write is its last step). */
 const TRIES = 3;
 
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs this process's sections one after the other. */
+/** This process enters one section at a time: executions started together queue here, not at the database. */
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 	const result = queue.then(work, work);
 	queue = result.catch(() => undefined);
@@ -43,13 +49,21 @@ export function hasStore(helpers: Partial<Store>): boolean {
 	return (['checkProcessedAndRecord', 'removeProcessed', 'clearAllProcessedItems'] as const).every((helper) => typeof helpers[helper] === 'function');
 }
 
-/**
- * Records the keys in this node's row inside the section; returns those the row held before this call. Throws
- * when the store does not answer or the section cannot be had (nothing recorded then).
- */
-export async function recordInSection(helpers: Store, keys: string[], options: ICheckProcessedOptions): Promise<Set<string>> {
-	return await oneAtATime(
-		async () =>
-			await exclusively(helpers, async () => new Set((await tried(async () => await helpers.checkProcessedAndRecord(keys, 'node', options))).processed.map(String))),
-	);
+/** Runs `work` on the node's row inside the section. Throws when the store does not answer or the section cannot be had. */
+export async function inSection<T>(helpers: Store, options: ICheckProcessedOptions, work: (row: Row) => Promise<T>): Promise<T> {
+	const record = async (names: string[]) =>
+		names.length === 0 ? new Set<string>() : new Set((await tried(async () => await helpers.checkProcessedAndRecord(names, 'node', options))).processed.map(String));
+	const remove = async (names: string[]) => {
+		if (names.length > 0) await tried(async () => await helpers.removeProcessed(names, 'node', options));
+	};
+	const row: Row = {
+		record,
+		remove,
+		has: async (names) => {
+			const held = await record(names);
+			await remove(names.filter((name) => !held.has(name)));
+			return held;
+		},
+	};
+	return await oneAtATime(async () => await exclusively(helpers, async () => await work(row)));
 }

@@ -4,33 +4,25 @@ import { sleep } from 'n8n-workflow';
 import { EXCLUSIVE_LEASE_MS } from './waits';
 
 // Decides which ONE process of all n8n's processes (mains, workers, webhook processes) runs a short section for a
-// workflow: the process whose insert of the workflow's deduplication row the database accepted. Nothing here rests
-// on how fast another process is.
+// workflow: the one whose insert of the workflow's deduplication row the database accepted. Nothing here rests on
+// how fast another process is.
 //
-// What n8n offers (the cli's DeduplicationHelper, identical in 1.123.81 and 2.40.7): two rows per node, the node's
-// (context `n:<node id>`) and the workflow's (context ''), primary key (workflowId, context). A call reads its row,
-// then inserts it when it was missing or updates it whole (no version, no condition); clearAllProcessedItems
-// deletes it. So an update written late puts back whatever its process read, at any time: no decision that reads
-// the row can be final. An insert is: the database refuses a second insert of a row that exists, whenever it comes.
+// n8n's DeduplicationHelper (1.123.81 to 2.41.1) keeps two rows per node, the node's (context `n:<node id>`) and
+// the workflow's (context ''), primary key (workflowId, context); a call reads its row, then inserts it when missing
+// or updates it whole, without a condition; clearAllProcessedItems deletes it. An update can put back an old copy
+// at any time; an insert cannot: the database refuses a second insert of a row that exists.
 //
-// The section: acquired by the call that inserts the workflow's row (mode latestIncrementalKey, its items LOW and
-// a stamp); busy while the row exists (a call in that mode finds LOW there); left by deleting it. Two processes can
-// hold it at once only if one deleted a row it did not insert, which happens only through the lease below. A process paused anywhere (inside a store call too) only delays: its late insert is
-// refused while the row exists; its late update writes back a stamp (what a waiter reads of the holder, never
-// whether the row exists); a late delete of its own row ends its own section, which it left before deleting.
+// Acquired by the call that inserts the workflow's row (mode latestIncrementalKey: LOW and a stamp), busy while the
+// row exists, left by deleting it. A paused process only delays: its late insert is refused, its late update writes
+// back a stamp, its late delete ends a section it had left. Two hold it at once only through the lease: a waiter
+// that sees one holder keep it for EXCLUSIVE_LEASE_MS (60 s) takes it for dead and deletes the row. Stamps tell a
+// waiter whether the holder changed (each waiter raises the row's value to its own stamp, lower the later it
+// started waiting); of the waiters that find a holder dead, the one that raised the value to BROKEN first deletes.
+// A user sees, after a holder died, that items of the workflow wait up to a minute, then go on.
 //
-// Lease: a process that finds one holder keeping the section for EXCLUSIVE_LEASE_MS (60 s) takes it for dead
-// (killed inside its section, which lasts two store calls) and deletes the row. One holder, not a series of them: the
-// holder's insert writes its stamp (lower the later it started waiting) and every waiter's attempt writes its own
-// stamp where it is higher, so a waiter whose stamp the row does not hold knows the holder changed. A holder that was
-// already waiting when this waiter started is not seen to change (at most one per other process). Of the processes
-// that find a holder dead, one deletes: each raises the value to BROKEN, and only the one that found it below
-// deletes (two whose raises overlap inside one store call both delete: only after a holder died). What a user sees
-// when a holder died: items of that workflow wait up to a minute, then go on.
-//
-// A row that is not this section's (a Remove Duplicates node of the same workflow keeping its history in workflow
-// scope): in another mode n8n refuses the call before writing ('foreign'); in this mode its keys are above every
-// stamp (they are not below -2^52), so it is never raised, deleted or taken for ours: the section stops after the lease.
+// A row that is not this section's (a Remove Duplicates node keeping its history in workflow scope): another mode
+// is refused by n8n before writing ('foreign'); in this mode its keys are above every stamp, so it is never raised,
+// deleted or taken for ours: the section stops after the lease.
 
 export type ExclusiveStore = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
 

@@ -19,6 +19,10 @@ function contextKey(scope: DeduplicationScope, contextData: ICheckProcessedConte
 
 type Row = { mode: ICheckProcessedOptions['mode']; data: string[] | number };
 
+/** A row's size in n8n's database: its value as JSON, each entry an md5 in base64 (24 characters, quoted, a comma). */
+const rowBytes = (row: Row | undefined): number =>
+	row === undefined ? 0 : Buffer.byteLength(JSON.stringify({ mode: row.mode, data: Array.isArray(row.data) ? [] : row.data })) + (Array.isArray(row.data) ? 27 * row.data.length : 0);
+
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	private readonly rows = new Map<string, Row>();
 	/** Every call, in order: what the tests count ('section': the exclusive section's calls on the workflow's row). */
@@ -31,15 +35,19 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	raceLikeDatabase = false;
 	/** While racing, the time between a call's read and its write (ms): SQLite's or PostgreSQL's round trips. */
 	raceDelayMs: () => number = () => 10;
+	/** Bytes of rows read and written, as n8n's database would move them (bench section 12). */
+	readonly traffic = { read: 0, written: 0 };
 
 	/** The row as the call read it, and how to write its copy back as n8n's database would. */
 	private async readRow(key: string): Promise<{ existed: boolean; row: Row | undefined; write: (row: Row) => void }> {
 		const found = this.rows.get(key);
 		const row = found && { mode: found.mode, data: Array.isArray(found.data) ? [...found.data] : found.data };
+		this.traffic.read += rowBytes(row);
 		const write = (written: Row) => {
 			if (row === undefined && this.rows.has(key)) throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
 			// An update of a row deleted meanwhile changes nothing (UPDATE ... WHERE its key).
 			if (row !== undefined && !this.rows.has(key)) return;
+			this.traffic.written += rowBytes(written);
 			this.rows.set(key, written);
 		};
 		// Between the read and the write: the database's round trips on a busy machine.
@@ -121,5 +129,6 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		this.raceDelayMs = () => 10;
 		this.rows.clear();
 		this.calls.length = 0;
+		this.traffic.read = this.traffic.written = 0;
 	}
 }

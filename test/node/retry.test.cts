@@ -5,6 +5,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteMode } from 'n8n-workflow';
 import { MAX_REMEMBERED, REMEMBER_DAYS } from '../../nodes/Ollang/actions/common/writeOnce';
 import { NAMES_PER_ITEM } from '../../nodes/Ollang/actions/common/writeOnce/markers';
+import { recordsOf } from '../../nodes/Ollang/actions/common/writeOnce/records';
 import { deduplicationStore } from '../harness/engine.cts';
 import { ACTIONS, withOptions } from '../reliability/operations.cts';
 import type { OperationCase } from '../reliability/operations.cts';
@@ -343,39 +344,40 @@ describe("A refusal is a refusal outside a retry (the API's state reads as appli
 
 describe('Records', () => {
 	const qc = ACTIONS.find((action) => action.name === 'order.runQcEvaluation')!;
-	const records = (staticData: IDataObject): Record<string, { at: number }> =>
-		(staticData['node:Ollang'] as IDataObject | undefined)?.ollangAppliedItems as Record<string, { at: number }>;
+	/** What the node under test remembers in this process (the harness's workflow and node). */
+	const records = () => recordsOf('harness-workflow', 'node-under-test');
 
 	it(`keep at most ${MAX_REMEMBERED} per node, the oldest going first; an item leaves at most ${NAMES_PER_ITEM} names in n8n's store`, async () => {
 		const now = Date.now();
-		const filled: Record<string, IDataObject> = {};
-		for (let index = 0; index < MAX_REMEMBERED; index++) filled[`order.runQcEvaluation:key:old-${index}`] = { state: 'applied', at: now - 60_000 - index, result: {} };
-		const staticData: IDataObject = { 'node:Ollang': { ollangAppliedItems: filled } };
+		for (let index = 0; index < MAX_REMEMBERED; index++) records()[`order.runQcEvaluation:key:old-${index}`] = { state: 'applied', at: now - 60_000 - index, result: {} };
+		const staticData: IDataObject = {};
 		const [item] = await itemsFor(qc, 1);
 
 		await run(sandbox(), withOptions(qc.parameters(sandbox()), { idempotencyKey: 'new' }), { items: [item], staticData });
 
-		const kept = records(staticData);
+		// Nothing in the workflow's static data: n8n would save it over what a trigger saved meanwhile.
+		expect(staticData).toEqual({});
+		const kept = records();
 		expect(Object.keys(kept)).toHaveLength(MAX_REMEMBERED);
 		expect(kept[`order.runQcEvaluation:key:old-${MAX_REMEMBERED - 1}`]).toBeUndefined();
 		expect(kept['order.runQcEvaluation:key:new'].at).toBeGreaterThanOrEqual(now);
-		// The attempt claimed, its outcome recorded for every reader slot; the row holds the newest items' names.
-		const recorded = new Set(deduplicationStore.calls.filter((call) => call.kind === 'check').flatMap((call) => call.items));
-		expect(recorded).toContain('order.runQcEvaluation:key:new|a0');
-		expect(recorded).toContain('order.runQcEvaluation:key:new|a0|r0|applied');
-		expect(recorded.size).toBeLessThanOrEqual(NAMES_PER_ITEM);
+		// Left in the row: the attempt's claim, its end and the ids it made; its baseline went once the end was known.
+		const namesOf = (kind: string) => new Set(deduplicationStore.calls.filter((call) => call.kind === kind).flatMap((call) => call.items));
+		const removed = namesOf('remove');
+		const left = [...namesOf('check')].filter((name) => !removed.has(name));
+		expect(left).toEqual(expect.arrayContaining(['order.runQcEvaluation:key:new|a0', 'order.runQcEvaluation:key:new|a0|applied']));
+		expect(left.filter((name) => name.includes('|made:'))).not.toHaveLength(0);
+		expect(left.filter((name) => /\|base(d|:)/.test(name))).toEqual([]);
+		expect(left.length).toBeLessThanOrEqual(NAMES_PER_ITEM);
 	});
 
 	it(`live ${REMEMBER_DAYS} days, as long as n8n keeps a failed execution to retry: a key is a repeat until then`, async () => {
 		const now = Date.now();
-		const staticData: IDataObject = {
-			'node:Ollang': {
-				ollangAppliedItems: {
-					'order.runQcEvaluation:key:stale': { state: 'applied', at: now - (REMEMBER_DAYS * 86_400_000 + 60_000), result: { evalId: 'gone' } },
-					'order.runQcEvaluation:key:recent': { state: 'applied', at: now - (REMEMBER_DAYS - 1) * 86_400_000, result: { evalId: 'kept' } },
-				},
-			},
-		};
+		const staticData: IDataObject = {};
+		Object.assign(records(), {
+			'order.runQcEvaluation:key:stale': { state: 'applied', at: now - (REMEMBER_DAYS * 86_400_000 + 60_000), result: { evalId: 'gone' } },
+			'order.runQcEvaluation:key:recent': { state: 'applied', at: now - (REMEMBER_DAYS - 1) * 86_400_000, result: { evalId: 'kept' } },
+		});
 		const [item] = await itemsFor(qc, 1);
 		const keyed = (key: string) => withOptions(qc.parameters(sandbox()), { idempotencyKey: key });
 

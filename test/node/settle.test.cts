@@ -10,6 +10,7 @@ import { revisionView } from '../../sandbox/api/revisions.cts';
 import { folderDocView } from '../../sandbox/domain/projects.cts';
 import type { Sandbox } from '../../sandbox/index.cts';
 import { binaryInputItem, deduplicationStore } from '../harness/engine.cts';
+import { recordsOf } from '../../nodes/Ollang/actions/common/writeOnce/records';
 import type { Run } from './setup.cts';
 import { byId, failure, run, useSandbox } from './setup.cts';
 
@@ -287,14 +288,12 @@ describe('Settling reads only what tells this item apart', () => {
 	it('a record of the send without what was read before it (neither in static data nor in n8n\'s store): the item stops instead of guessing or sending again', async () => {
 		const title = `Unread ${++unique}`;
 		const { staticData, retry } = await runLosingSecond(around(title));
-		const kept = saved(staticData);
-		const records = Object.values((kept['node:Ollang'] as IDataObject).ollangAppliedItems as Record<string, IDataObject>);
-		const sent = records.filter((record) => record.state === 'sent');
+		const sent = Object.values(recordsOf('harness-workflow', 'node-under-test')).filter((record) => record.state === 'sent');
 		expect(sent).toHaveLength(1);
 		delete sent[0].baseline;
 		deduplicationStore.clear();
 		sandbox().requests.reset();
-		const retried = await retry(kept);
+		const retried = await retry(saved(staticData));
 
 		expect(failure(retried).itemIndex).toBe(1);
 		expect(sandbox().requests.count({ method: 'POST' })).toBe(0);

@@ -8,9 +8,13 @@ import type { IDataObject, INodeExecutionData, INodeParameters, WorkflowExecuteM
 import { startSandbox } from '../../sandbox/index.cts';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.cts';
 import { deduplicationStore, runNode } from '../harness/engine.cts';
+import { forgetSentItems } from '../harness/secondProcess.cts';
 import type { RunNodeResult } from '../harness/engine.cts';
 
 export type KeyName = 'owner' | 'billing' | 'member';
+
+/** What a skipped item says of an earlier send this process remembers: when, and in which execution. */
+export const SENT_IN_THIS_PROCESS = { appliedAt: expect.any(String) as unknown, appliedInExecution: expect.any(String) as unknown };
 
 /** Starts a sandbox before the file's tests and closes it after; faults and the request log reset per test. */
 export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
@@ -26,6 +30,7 @@ export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 		sandbox?.requests.reset();
 		// n8n's deduplication table is per node of a saved workflow; each test is a new workflow.
 		deduplicationStore.clear();
+		forgetSentItems();
 	});
 	return () => {
 		if (!sandbox) throw new Error('sandbox not started');

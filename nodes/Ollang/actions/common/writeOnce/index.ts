@@ -8,7 +8,7 @@ import { IDEMPOTENCY_KEY_PARAMETER, RETRY_PROTECTION_PARAMETER } from '../retryP
 import { itemKey, runIdentity } from './keys';
 import type { RunIdentity } from './keys';
 import { ATTEMPTS, NAMES_PER_ITEM, StoreMarkers } from './markers';
-import { idsOf, MAX_REMEMBERED, StaticRecords } from './records';
+import { idsOf, MAX_REMEMBERED, ProcessRecords } from './records';
 import { alreadyAppliedOutput, mayHaveBeenApplied, outOfAttempts, storeDidNotAnswer } from './stops';
 import type { ItemContext } from './takenAttempt';
 import { readTakenAttempt } from './takenAttempt';
@@ -17,7 +17,7 @@ import type { PaidWrite, WriteRecord, WriteResult } from './types';
 // The write-once protocol: every paid write (node.type.ts, kind 'paidWrite') sends through writeOnce, and only
 // there (the transport refuses a paid write's request elsewhere). Its steps, each returning a small union
 // (docs/internals/retries.md has the table):
-//   1. earlier: what this workflow's static data says an earlier send of the item left: applied (its answer again),
+//   1. earlier: what this process remembers of an earlier send of the item (records.ts): applied (its answer again),
 //      or sent with its answer lost (settled from the API's state first).
 //   2. baseline: read what will tell later whether the send applied. A failed read sends nothing.
 //   3. reserve: claim the attempt in n8n's store (one execution of all processes goes ahead); an attempt another
@@ -34,11 +34,11 @@ export { byListing, byRefusal, cannotReadBack, isGone, isUnlisted, orderState, r
 const STORE_OPTIONS = { mode: 'entries', maxEntries: NAMES_PER_ITEM * MAX_REMEMBERED } as const;
 
 /** One node run's records, store names and identity, shared by its items; old records are pruned once, before its first item. */
-const runs = new WeakMap<IExecuteFunctions, { records: StaticRecords; markers: StoreMarkers; identity: RunIdentity }>();
+const runs = new WeakMap<IExecuteFunctions, { records: ProcessRecords; markers: StoreMarkers; identity: RunIdentity }>();
 function nodeRun(ctx: IExecuteFunctions) {
 	let found = runs.get(ctx);
 	if (found === undefined) {
-		found = { records: new StaticRecords(ctx), markers: new StoreMarkers(ctx, STORE_OPTIONS), identity: runIdentity(ctx) };
+		found = { records: new ProcessRecords(ctx), markers: new StoreMarkers(ctx, STORE_OPTIONS), identity: runIdentity(ctx) };
 		found.records.prune(Date.now());
 		runs.set(ctx, found);
 	}
@@ -88,33 +88,29 @@ async function fromEarlierSend(item: Item, write: PaidWrite): Promise<FromEarlie
 	const attempt = record.attempt ?? 0;
 	if (record.state === 'applied') return { done: alreadyAppliedOutput(record.result ?? write.identity ?? {}, record) };
 	if (record.state === 'released') return { attempt: attempt + 1, refusalMeansDone: false };
-	// Sent, its answer lost. A record in static data was saved after its execution ended: that send is over.
+	// Still being sent by another execution of this process: its claim in the store is read instead.
+	if (record.sending === true) return { attempt, refusalMeansDone: false };
+	// Sent, its answer lost: that send is over.
 	const { lostAnswer } = write;
 	if (lostAnswer.readFrom === 'refusal') return { attempt: attempt + 1, refusalMeansDone: true };
 	if (lostAnswer.readFrom === 'nothing') throw mayHaveBeenApplied(ctx, itemIndex, record.at, item.keyed && !identity.isRetry);
 	const settled = await lostAnswer.settle(baselineOfRecord(record, records, markers, key, attempt));
 	if (settled !== undefined && 'applied' in settled) {
 		records.set(key, { state: 'applied', at: record.at, execution: record.execution, result: settled.applied });
-		await markers.recordApplied(key, attempt, idsOf(settled.applied));
+		await markers.recordEnd(key, attempt, { applied: idsOf(settled.applied) }, record.baseline);
 		return { done: alreadyAppliedOutput(settled.applied, record) };
 	}
 	if (settled === undefined) throw mayHaveBeenApplied(ctx, itemIndex, record.at, item.keyed && !identity.isRetry);
-	await markers.recordReleased(key, attempt);
+	await markers.recordEnd(key, attempt, 'released', record.baseline);
 	return { attempt: attempt + 1, refusalMeansDone: false };
 }
 
-/** The baseline an earlier send kept in its record (older versions kept { ids } or { latestEvaluationId }). */
-function baselineOfRecord(record: WriteRecord, records: StaticRecords, markers: StoreMarkers, key: string, attempt: number) {
-	const before = record.before;
-	const legacy = Array.isArray(before?.ids)
-		? (before.ids as string[])
-		: before !== undefined && 'latestEvaluationId' in before
-			? [String(before.latestEvaluationId ?? 'none')]
-			: undefined;
-	const tokens = record.baseline ?? legacy;
-	const fromStore = tokens === undefined ? markers.baselineOf(key, attempt) : undefined;
+/** The baseline an earlier send kept in its record, else in n8n's store. */
+function baselineOfRecord(record: WriteRecord, records: ProcessRecords, markers: StoreMarkers, key: string, attempt: number) {
+	const tokens = record.baseline;
+	const fromStore = markers.baselineOf(key, attempt);
 	return {
-		has: async (token: string) => (tokens !== undefined ? tokens.includes(token) : await fromStore!(token)),
+		has: async (token: string) => (tokens !== undefined ? tokens.includes(token) : await fromStore(token)),
 		claimed: records.claimedIds(),
 	};
 }
@@ -136,12 +132,12 @@ type Reserved = { done: WriteResult } | { attempt: number; refusalMeansDone: boo
 async function reserve(item: Item, write: PaidWrite, from: number, baseline: string[] | undefined): Promise<Reserved> {
 	let refusalMeansDone = false;
 	for (let attempt = from; attempt < ATTEMPTS; attempt++) {
-		const claimed = await item.markers.claimAttempt(item.key, attempt);
+		const claimed = await item.markers.claimAttempt(item.key, attempt, baseline);
 		if (claimed === 'failed') throw storeDidNotAnswer(item.ctx, item.itemIndex);
 		// Without an Idempotency Key, outside n8n's Retry, another execution's claim is not this item's repeat (the
 		// same run's context can be shared: an MCP Server Trigger's tool calls): asked again, it is sent again.
 		if (claimed === 'won' || (!item.keyed && !item.isRetry)) return { attempt, refusalMeansDone };
-		const after = await readTakenAttempt(item, write, attempt, baseline);
+		const after = await readTakenAttempt(item, write, attempt);
 		if ('done' in after) return after;
 		refusalMeansDone ||= after.refusalMeansDone;
 	}
@@ -153,12 +149,12 @@ async function send(item: Item, write: PaidWrite, attempt: number, baseline: str
 	const { ctx, itemIndex, key, records, markers, identity } = item;
 	const now = Date.now();
 	const earlier = records.get(key);
-	records.set(key, { state: 'sent', at: now, execution: identity.execution, attempt, ...(baseline ? { baseline } : {}) });
-	if (baseline !== undefined) await markers.recordBaseline(key, attempt, baseline);
-	const sent = await sendPaid(ctx, write.send);
+	const sending: WriteRecord = { state: 'sent', at: now, execution: identity.execution, attempt, ...(baseline ? { baseline } : {}) };
+	records.set(key, { ...sending, sending: true });
+	const sent = await sendPaid(ctx, write.send).finally(() => records.set(key, sending));
 	if ('answered' in sent) {
 		records.set(key, { state: 'applied', at: now, execution: identity.execution, result: sent.answered });
-		await markers.recordApplied(key, attempt, idsOf(sent.answered));
+		await markers.recordEnd(key, attempt, { applied: idsOf(sent.answered) }, baseline);
 		return sent.answered;
 	}
 	const error = asNodeError(ctx, sent.failed, itemIndex);
@@ -169,16 +165,14 @@ async function send(item: Item, write: PaidWrite, attempt: number, baseline: str
 		const confirmed = await lostAnswer.confirm().catch(() => undefined);
 		if (confirmed !== undefined) {
 			records.set(key, { state: 'applied', at: earlier?.at ?? now, execution: earlier?.execution, result: confirmed });
-			await markers.recordApplied(key, attempt, idsOf(confirmed));
+			await markers.recordEnd(key, attempt, { applied: idsOf(confirmed) }, baseline);
 			return alreadyAppliedOutput(confirmed, earlier);
 		}
 	}
 	if (sent.applied === 'notApplied') {
 		records.set(key, { state: 'released', at: now, execution: identity.execution, attempt });
-		await markers.recordReleased(key, attempt);
-	} else if (baseline !== undefined) {
-		// The next run settles it from this baseline: kept so that it stays (a late copy of the row could drop it).
-		await markers.recordBaseline(key, attempt, baseline, { lasting: true });
+		await markers.recordEnd(key, attempt, 'released', baseline);
 	}
+	// Otherwise it may have been applied: the next run settles it from the baseline kept with the claim.
 	throw error;
 }

@@ -2,19 +2,31 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { WriteRecord, WriteResult } from './types';
 
-// The item records write-once keeps in the workflow's static data: state, time, execution, the API's answer, the
-// baseline read before sending. They are this workflow's memory of what its executions sent, and a fast path: n8n
-// saves static data after every production execution (failed or not), so the next execution, a Retry with the saved
-// workflow and Retry On Fail find them. They are never the only guard: n8n saves static data by overwriting it, so
-// of two executions that overlap, the one saved last erases the other's records; a Retry with the original workflow
-// gets the static data from before its run; a process stopped before the save leaves none. Where a record is
-// missing, the claims and facts in n8n's store (markers.ts) decide.
+// Decides nothing: what this n8n process remembers of the items it sent (state, time, execution, the API's answer,
+// the baseline read before sending), per node. A fast path with the first answer for Retry On Fail and for a Retry
+// or a repeated key that reaches the same process. Kept in memory, not in the workflow's static data: n8n saves
+// static data whole at the end of each execution that changed it, from the copy that execution loaded, so an
+// execution writing records would put back old trigger cursors saved meanwhile. Where a record is missing (another
+// process, a restart), the claims and ends in n8n's store (markers.ts) decide.
 
-/** Static data key of the records, in the node's own static data. */
-const STORE_KEY = 'ollangAppliedItems';
+/** Per workflow and node: key -> record. */
+const memory = new Map<string, Record<string, WriteRecord>>();
+
+/** The records of a workflow's node in this process (live: what a run changes shows there). */
+export function recordsOf(workflowId: string, nodeId: string): Record<string, WriteRecord> {
+	const scope = `${workflowId}:${nodeId}`;
+	const found = memory.get(scope) ?? {};
+	memory.set(scope, found);
+	return found;
+}
+
+/** Forgets every record (the harness: a new n8n process). */
+export function forgetRecords(): void {
+	memory.clear();
+}
 /** A failed execution can be retried as long as n8n keeps it (14 days by default): records live that long. */
 export const REMEMBER_DAYS = 14;
-/** At most this many records per node (static data is saved with the workflow); the oldest go first. */
+/** At most this many records per node; the oldest go first. */
 export const MAX_REMEMBERED = 1000;
 
 /** Fields of an answer that name what a write made. */
@@ -28,14 +40,11 @@ export function idsOf(result: WriteResult): string[] {
 	return [...new Set([...results, ...nested].flatMap((each) => ID_FIELDS.filter((field) => typeof each?.[field] === 'string').map((field) => each[field] as string)))];
 }
 
-export class StaticRecords {
+export class ProcessRecords {
 	private readonly store: Record<string, WriteRecord>;
-	private readonly nodeData: IDataObject;
 
 	constructor(ctx: IExecuteFunctions) {
-		this.nodeData = ctx.getWorkflowStaticData('node');
-		const found = this.nodeData[STORE_KEY];
-		this.store = (typeof found === 'object' && found !== null ? found : {}) as unknown as Record<string, WriteRecord>;
+		this.store = recordsOf(ctx.getWorkflow().id ?? '', ctx.getNode().id);
 	}
 
 	get(key: string): WriteRecord | undefined {
@@ -59,7 +68,6 @@ export class StaticRecords {
 	set(key: string, record: WriteRecord): void {
 		const isNew = this.store[key] === undefined;
 		this.store[key] = record;
-		this.save();
 		if (isNew && Object.keys(this.store).length > MAX_REMEMBERED) this.prune(record.at);
 	}
 
@@ -70,11 +78,5 @@ export class StaticRecords {
 		const excess = Math.max(0, entries.length - MAX_REMEMBERED);
 		const forgotten = entries.filter(([, record], index) => index < excess || !(record.at >= oldest));
 		for (const [key] of forgotten) delete this.store[key];
-		if (forgotten.length > 0) this.save();
-	}
-
-	private save(): void {
-		// Assigning the top-level key marks the static data changed, whatever changed inside.
-		this.nodeData[STORE_KEY] = this.store as unknown as IDataObject;
 	}
 }

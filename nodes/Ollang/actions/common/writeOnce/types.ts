@@ -66,6 +66,6 @@ export interface WriteRecord {
 	baseline?: string[];
 	/** Which send of the item this is (0 first; one more after each send settled as not applied). */
 	attempt?: number;
-	/** Kept by earlier versions: what was read before sending ({ ids } or { latestEvaluationId }). */
-	before?: IDataObject;
+	/** An execution of this process is sending it now. */
+	sending?: true;
 }
