@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { binaryInputItem, readBinary } from '../harness/engine.cts';
-import { byId, failure, run, startStub, useSandbox, SENT_IN_THIS_PROCESS } from './setup.cts';
+import { byId, failure, run, startStub, useSandbox, sentInThisProcess } from './setup.cts';
 
 const sandbox = useSandbox();
 const MISSING = 'cccccccccccccccccccccccc';
@@ -186,7 +186,7 @@ describe('Folder > Delete Document', () => {
 
 		expect(failure(lost).description).toContain('may have been applied');
 		expect(sandbox().state.folderDocs.has(documentId)).toBe(false);
-		expect(retried.json).toEqual([{ success: true, folderId, documentId, removed: true, alreadyApplied: true, ...SENT_IN_THIS_PROCESS }]);
+		expect(retried.json).toEqual([{ success: true, folderId, documentId, removed: true, alreadyApplied: true, ...sentInThisProcess() }]);
 		expect(failure(again).httpCode).toBe('404');
 	});
 

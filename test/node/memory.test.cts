@@ -1,5 +1,5 @@
 import { FAIL_IMPORT_MARKER, FAIL_VECTORIZATION_MARKER } from '../../sandbox/index.cts';
-import { byId, failure, pairedIndexes, run, useSandbox, SENT_IN_THIS_PROCESS } from './setup.cts';
+import { byId, failure, pairedIndexes, run, useSandbox, sentInThisProcess } from './setup.cts';
 
 const MISSING = 'bbbbbbbbbbbbbbbbbbbbbbbb';
 const memory = (operation: string, extra: Record<string, unknown> = {}) => ({ resource: 'memory', operation, ...extra });
@@ -82,7 +82,7 @@ describe('memory operations on a sandbox the tests drive', () => {
 
 			expect(failure(lost).description).toContain('may have been applied');
 			expect(sandbox().state.memories.has(memoryId)).toBe(false);
-			expect(retried.json).toEqual([{ success: true, memoryId, deleted: true, alreadyApplied: true, ...SENT_IN_THIS_PROCESS }]);
+			expect(retried.json).toEqual([{ success: true, memoryId, deleted: true, alreadyApplied: true, ...sentInThisProcess() }]);
 			expect(sandbox().requests.log.map((record) => `${record.method} ${record.status}`)).toEqual(['DELETE 404', 'GET 404']);
 		});
 

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import ExcelJS from 'exceljs';
 import { readBinary } from '../harness/engine.cts';
-import { byId, failure, pairedIndexes, run, startStub, useSandbox, SENT_IN_THIS_PROCESS } from './setup.cts';
+import { byId, failure, pairedIndexes, run, startStub, useSandbox, sentInThisProcess } from './setup.cts';
 
 const sandbox = useSandbox();
 const MISSING = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -308,7 +308,7 @@ describe('Order > Cancel Human Review', () => {
 
 		expect(failure(lost).description).toContain('may have been applied');
 		expect(sandbox().state.orders.get(orderId)).toMatchObject({ level: 0, status: 'completed' });
-		expect(second.json).toEqual([{ success: true, orderId, alreadyApplied: true, ...SENT_IN_THIS_PROCESS }]);
+		expect(second.json).toEqual([{ success: true, orderId, alreadyApplied: true, ...sentInThisProcess() }]);
 		expect(failure(again).httpCode).toBe('400');
 		expect(sandbox().state.wallet.ledger.filter((entry) => entry.orderId === orderId && entry.kind === 'humanReviewRefund')).toHaveLength(1);
 	});
@@ -497,7 +497,7 @@ describe('Order > Cancel', () => {
 		const retried = await run(sandbox(), cancel(order.id), { retryOf: lost, staticData: {} });
 
 		expect(failure(lost).description).toContain('may have been applied');
-		expect(retried.json).toEqual([{ success: true, orderId: order.id, cancelled: true, alreadyApplied: true, ...SENT_IN_THIS_PROCESS }]);
+		expect(retried.json).toEqual([{ success: true, orderId: order.id, cancelled: true, alreadyApplied: true, ...sentInThisProcess() }]);
 		expect(sandbox().requests.log.map((record) => `${record.method} ${record.status}`)).toEqual(['POST 409', 'GET 200']);
 	});
 

@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { byId, failure, pairedIndexes, run, useSandbox, SENT_IN_THIS_PROCESS } from './setup.cts';
+import { byId, failure, pairedIndexes, run, useSandbox, sentInThisProcess } from './setup.cts';
 
 const sandbox = useSandbox();
 const MISSING = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -155,7 +155,7 @@ describe('Revision > Delete', () => {
 		expect(sandbox().state.revisions.has(revisionId)).toBe(false);
 		expect(failure(again).httpCode).toBe('404');
 		expect(sandbox().state.revisions.has(second)).toBe(false);
-		expect(retried.json).toEqual([{ success: true, orderId: order.id, revisionId: second, deleted: true, alreadyApplied: true, ...SENT_IN_THIS_PROCESS }]);
+		expect(retried.json).toEqual([{ success: true, orderId: order.id, revisionId: second, deleted: true, alreadyApplied: true, ...sentInThisProcess() }]);
 	});
 
 	it('a 404 for an unknown order stays an error with the hint', async () => {

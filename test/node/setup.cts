@@ -14,7 +14,7 @@ import type { RunNodeResult } from '../harness/engine.cts';
 export type KeyName = 'owner' | 'billing' | 'member';
 
 /** What a skipped item says of an earlier send this process remembers: when, and in which execution. */
-export const SENT_IN_THIS_PROCESS = { appliedAt: expect.any(String) as unknown, appliedInExecution: expect.any(String) as unknown };
+export const sentInThisProcess = (): Record<string, unknown> => ({ appliedAt: expect.any(String) as unknown, appliedInExecution: expect.any(String) as unknown });
 
 /** Starts a sandbox before the file's tests and closes it after; faults and the request log reset per test. */
 export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
