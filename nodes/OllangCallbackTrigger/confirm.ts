@@ -4,6 +4,8 @@ import type { OrderRead, OrderReading } from '../shared/readOrder';
 import { isDoneStatus, isFinishedEvaluation } from '../shared/orderProgress';
 import type { Callback } from './callback';
 
+// Whether the API's order confirms a callback, which completion it is (its key in n8n's store), and what is emitted.
+
 /**
  * What the API says about a callback: confirmed with the completion it is (`completionKey`) and the item to emit, or
  * not and why. `later`: the API may not show it yet (the order not completed, the evaluation still running): the
