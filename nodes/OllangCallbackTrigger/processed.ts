@@ -33,7 +33,10 @@ export interface RememberedAnswer {
 interface Memory {
 	/** Claim or order -> why nothing needs to start for it. */
 	answers: Map<string, RememberedAnswer>;
-	/** `push:<orderId>`, `sweep:<orderId>` -> its read: callbacks of one order arriving together share one, and an order a sweep read serves the sweep's execution. */
+	/**
+	 * `push:<orderId>`, `sweep:<orderId>` -> its read: callbacks of one order arriving together share one, and an
+	 * order a sweep read serves the sweep's execution.
+	 */
 	reads: SharedReads;
 	/** Orders a callback named and no execution of this process confirmed yet: the next sweep reads them. */
 	toSweep: Set<string>;
