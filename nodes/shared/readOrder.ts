@@ -16,11 +16,7 @@ import { asNodeError } from '../OllangTrigger/pollSession';
 export type OrderRead = { order: IDataObject } | { refusedWith: number };
 
 /** `itemIndex`: the item the read is for, named in its errors; `refusal: 'answer'`: a lasting refusal answered, not thrown. */
-export interface OrderReading {
-	itemIndex?: number;
-	timeoutMs?: number;
-	refusal?: 'answer';
-}
+export type OrderReading = { itemIndex?: number; timeoutMs?: number; refusal?: 'answer' };
 
 export async function readOrder(ctx: OllangContext, orderId: string, reading: OrderReading & { refusal: 'answer' }): Promise<OrderRead>;
 export async function readOrder(ctx: OllangContext, orderId: string, reading?: OrderReading): Promise<IDataObject>;

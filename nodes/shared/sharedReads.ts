@@ -1,9 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
-// How reads are shared: callers asking for the same key join one read instead of each sending their own. The one
-// way the Callback Trigger's callbacks of one order, a sweep's requests and the orders a sweep read for its
-// execution, and the requests to a waiting Create and Wait's resume URL share reads. What a caller joins is its
-// choice (Sharing); the map is owned by whoever decides the reads' lifetime (a trigger, one sweep, the process).
+// Which read a caller joins instead of sending its own (Sharing): by default the one under way for the same key; with
+// `keepFor`, also one that ended, for as long as its answer is kept; with `freshEveryMs`, only one not started yet. The
+// one way reads are shared: the Callback Trigger's (callbacks of one order, a sweep's requests, the orders a sweep read
+// for its execution) and Create and Wait's (requests to a waiting execution's resume URL). The map belongs to whoever
+// decides the reads' lifetime (a trigger, one sweep, the process).
 
 export interface Sharing<T> {
 	/** How long an ended read still answers those who ask (ms; default 0: only while it is under way). Failures never. */
@@ -16,11 +17,7 @@ export interface Sharing<T> {
 }
 
 /** `startedAt`: undefined while it waits for its turn; `until`: Infinity while under way, then how long it is kept. */
-interface Read {
-	answer: Promise<unknown>;
-	startedAt?: number;
-	until: number;
-}
+type Read = { answer: Promise<unknown>; startedAt?: number; until: number };
 
 export type SharedReads = Map<string, Read>;
 
