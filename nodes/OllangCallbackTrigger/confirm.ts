@@ -1,11 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
-import type { OllangContext } from '../Ollang/transport';
-import { apiPath, apiRequest } from '../Ollang/transport';
-import { asNodeError } from '../OllangTrigger/pollSession';
+import type { OrderRead, OrderReading } from '../shared/readOrder';
 import { isDoneStatus, isFinishedEvaluation } from '../shared/orderProgress';
 import type { Callback } from './callback';
+
+// Whether the API's order confirms a callback, which completion it is (its key in n8n's store), and what is emitted.
 
 /**
  * What the API says about a callback: confirmed with the completion it is (`completionKey`) and the item to emit, or
@@ -16,11 +15,11 @@ export type Confirmation =
 	| { confirmed: true; completionKey: string; item: IDataObject }
 	| { confirmed: false; reason: string; later: boolean };
 
-/** Get Order's answer, or the API's lasting refusal of it (an unknown order, another account's). */
-export type OrderRead = { order: IDataObject } | { refusedWith: number };
-
-/** Per read (after the transport's own retries, the execution leaves the callback to the sweep). */
-const READ_TIMEOUT_MS = 5_000;
+/**
+ * How the trigger reads an order to confirm a callback: the API's refusal (an unknown order, another account's) as
+ * an answer, and each read bounded (after the transport's own retries, the execution leaves the callback to the sweep).
+ */
+export const CONFIRMING: OrderReading & { refusal: 'answer' } = { refusal: 'answer', timeoutMs: 5_000 };
 
 /**
  * The delivery events that complete an order (the reference's DeliveryEvent types): the AI pipeline's delivery for
@@ -28,28 +27,6 @@ const READ_TIMEOUT_MS = 5_000;
  * the client (order_delivered) and a translator's delivery do not complete it.
  */
 export const COMPLETING_EVENTS = ['ai_delivered', 'lsp_approved'] as const;
-
-/** A 4xx from the API (unknown order, not this key's): a lasting answer, not a failure to retry. */
-function isLastingRefusal(error: unknown): error is NodeApiError {
-	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-	return status >= 400 && status < 500 && status !== 408 && status !== 429;
-}
-
-/** Get Order (the reference's advice for confirming a callback). A failed read (after the transport's retries) is thrown. */
-export async function readOrder(this: OllangContext, orderId: string): Promise<OrderRead> {
-	try {
-		const order = (await apiRequest.call(this, {
-			method: 'GET',
-			path: apiPath`/integration/orders/${orderId}`,
-			retry: 'safe',
-			timeoutMs: READ_TIMEOUT_MS,
-		})) as IDataObject;
-		return { order };
-	} catch (error) {
-		if (isLastingRefusal(error)) return { refusedWith: Number(error.httpCode) };
-		throw asNodeError(this.getNode(), error);
-	}
-}
 
 /**
  * Which completion of the order the API shows: its latest completing delivery event, `order:<orderId>:<occurredAt>`.

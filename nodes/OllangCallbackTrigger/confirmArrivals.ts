@@ -1,12 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { OrderRead } from '../shared/readOrder';
+import { readOrder } from '../shared/readOrder';
+import { sharedRead } from '../shared/sharedReads';
 import type { Arrival } from './arrival';
 import { arrivalOf } from './arrival';
-import type { OrderRead } from './confirm';
-import { completionItem, judge, readOrder } from './confirm';
-import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, rememberAnswer, sharedRead, sweptOrder, triggerScope } from './processed';
+import { completionItem, CONFIRMING, judge } from './confirm';
+import { ANSWER_KEEP_MS, confirmedByPush, noteForSweep, readsOf, rememberAnswer, triggerScope } from './processed';
 import { memoryKeys } from './receive';
 import { REFUSED_READS_PER_MINUTE, withinRefusalBudget } from './readBudget';
+
+// What each arrival (a pushed callback, a completion the sweep found) comes to: confirmed with the API's order, or dropped.
 
 const LOG = 'Ollang Callback Trigger:';
 
@@ -23,18 +27,16 @@ export interface ConfirmedCompletion {
 /** What an arrival came to: confirmed, or not (and whether that is an error the execution should fail with). */
 type Outcome = { confirmed: ConfirmedCompletion } | { dropped: string; error?: Error };
 
-/** Get Order, shared by the callbacks of one order confirmed at the same time in this process. */
+/**
+ * Get Order, shared by the callbacks of one order confirmed at the same time in this process. A swept completion's
+ * order is the one this process's sweep read moments ago (sweep.ts keeps it), if it did (in queue mode a worker runs
+ * the execution, and reads it).
+ */
 async function readShared(ctx: IExecuteFunctions, scope: string, arrival: Arrival): Promise<OrderRead | undefined> {
 	const { orderId } = arrival.callback;
-	if (arrival.arrivedBy === 'sweep') {
-		// The sweep of this process read it moments ago (in queue mode a worker runs the execution, and reads it).
-		const order = sweptOrder(scope, orderId);
-		if (order !== undefined) return { order };
-		return await sharedRead(scope, `sweep:${orderId}`, async () => await readOrder.call(ctx, orderId));
-	}
-	return await sharedRead(scope, `push:${orderId}`, async () =>
-		await withinRefusalBudget(scope, async () => await readOrder.call(ctx, orderId), (read) => 'refusedWith' in read),
-	);
+	const read = async () => await readOrder(ctx, orderId, CONFIRMING);
+	if (arrival.arrivedBy === 'sweep') return await sharedRead(readsOf(scope), `sweep:${orderId}`, read);
+	return await sharedRead(readsOf(scope), `push:${orderId}`, async () => await withinRefusalBudget(scope, read, (answer) => 'refusedWith' in answer));
 }
 
 /**

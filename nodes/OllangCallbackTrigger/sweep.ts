@@ -16,11 +16,15 @@ import type { OrderEvent } from '../OllangTrigger/config';
 import { DEFAULT_LOOKBACK_DAYS } from '../OllangTrigger/config';
 import { pollTrigger } from '../OllangTrigger/poll';
 import { markForDetailRead } from '../OllangTrigger/state';
+import type { OrderRead } from '../shared/readOrder';
+import { readOrder } from '../shared/readOrder';
+import type { SharedReads } from '../shared/sharedReads';
+import { sharedRead } from '../shared/sharedReads';
 import { SWEEP_HANDOVER_WAIT_MS } from '../shared/waits';
 import type { Arrival } from './arrival';
 import { arrivalItem } from './arrival';
-import { COMPLETING_EVENTS, readOrder } from './confirm';
-import { keepSweptOrder, takeNotedForSweep, triggerScope } from './processed';
+import { COMPLETING_EVENTS, CONFIRMING } from './confirm';
+import { readsOf, takeNotedForSweep, triggerScope } from './processed';
 import { handOver, ranThrough, refused, settle, UNSETTLED_AT_MOST } from './unsettled';
 
 /**
@@ -60,30 +64,21 @@ const SWEEP_CONCURRENCY = 8;
 
 type Helpers = ITriggerFunctions['helpers'];
 
+/** How long an order the sweep read serves its execution: the sweep waits a minute for n8n to start it. */
+const SWEPT_KEEP_MS = 5 * 60 * 1000;
+
 /**
- * One sweep's reads, shared by its events: the delivery-event and QC sweeps list the same orders and read the same
- * ones, so each GET is sent once per sweep and its answer read by both. A read that failed or was refused is sent
- * again by the next event that asks.
+ * One sweep's reads, shared by its events (nodes/shared/sharedReads.ts, for the sweep's lifetime): the delivery-event
+ * and QC sweeps list the same orders and read the same ones, so each GET is sent once per sweep and its answer read
+ * by both. A read that failed or was refused is sent again by the next event that asks.
  */
 function sharedReads(helpers: Helpers): Helpers {
-	const answers = new Map<string, Promise<unknown>>();
+	const answers: SharedReads = new Map();
 	const shared = Object.create(helpers) as Helpers;
 	shared.httpRequestWithAuthentication = async function (this: IAllExecuteFunctions, type: string, options: IHttpRequestOptions, extra?: IAdditionalCredentialOptions) {
 		const send = async (): Promise<unknown> => await helpers.httpRequestWithAuthentication.call(this, type, options, extra);
 		if ((options.method ?? 'GET') !== 'GET' || options.body !== undefined) return await send();
-		let answer = answers.get(options.url);
-		if (answer === undefined) {
-			answer = send();
-			answers.set(options.url, answer);
-			answer.then(
-				(raw) => {
-					const status = (raw as { statusCode?: number }).statusCode ?? 0;
-					if (status < 200 || status >= 300) answers.delete(options.url);
-				},
-				() => answers.delete(options.url),
-			);
-		}
-		return await answer;
+		return await sharedRead(answers, options.url, send, { keepFor: (raw) => (Math.floor(Number((raw as IDataObject).statusCode) / 100) === 2 ? Infinity : 0) });
 	};
 	return shared;
 }
@@ -187,14 +182,10 @@ export async function sweepOnce(this: ITriggerFunctions): Promise<IDataObject[]>
 			foundOrders.add(arrival.callback.orderId);
 		}
 	}
-	// The full orders, as the poll just read them (from the shared reads, not sent again), for the execution.
+	// The full orders, as the poll just read them (from the shared reads, not sent again), kept for the execution.
 	const context = pollContext(this, events[0] ?? 'orderCompleted', lookbackDays, helpers);
-	await Promise.all(
-		[...foundOrders].map(async (orderId) => {
-			const read = await readOrder.call(context, orderId).catch(() => undefined);
-			if (read !== undefined && 'order' in read) keepSweptOrder(scope, orderId, read.order);
-		}),
-	);
+	const keep = { freshEveryMs: 0, keepFor: (read: OrderRead) => ('order' in read ? SWEPT_KEEP_MS : 0) };
+	await Promise.all([...foundOrders].map(async (orderId) => await sharedRead(readsOf(scope), `sweep:${orderId}`, async () => await readOrder(context, orderId, CONFIRMING), keep).catch(() => undefined)));
 	return found;
 }
 

@@ -6,7 +6,8 @@ import { readId, readOption } from '../common/parameters';
 import type { OperationKind, OperationResult } from '../node.type';
 import { filesOf, KIND_OPTIONS, kindsOf } from './deliverables';
 import { orderProgress } from '../../../shared/orderProgress';
-import { describeStoredFile, readOrder, storeOrderFiles } from './orderFiles';
+import { readOrder } from '../../../shared/readOrder';
+import { describeStoredFile, storeOrderFiles } from './orderFiles';
 
 const properties: INodeProperties[] = [
 	orderLocator('The order whose files to download'),
@@ -34,7 +35,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const filter = readOption(this, 'kind', 'Files', itemIndex, KIND_OPTIONS);
 	const binaryPropertyName = readBinaryOutputField(this, itemIndex);
 	const kinds = kindsOf(filter);
-	const order = await readOrder.call(this, orderId, itemIndex);
+	const order = await readOrder(this, orderId, { itemIndex });
 	const files = filesOf(order, kinds);
 	if (files.length === 0) {
 		const wanted = KIND_OPTIONS.find((option) => option.value === filter)?.name ?? filter;

@@ -1,17 +1,15 @@
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { FileContext, OllangRequest } from '../../transport';
-import { apiPath, apiRequest, downloadSignedFile, linkWithoutQuery } from '../../transport';
-import { requireObject } from '../common/responses';
+import type { FileContext } from '../../transport';
+import { downloadSignedFile, linkWithoutQuery } from '../../transport';
+import { readOrder } from '../../../shared/readOrder';
 import type { FileKind, OrderFile } from './deliverables';
 import { filesOf, mimeTypeOfName, sameFile } from './deliverables';
 
-/** Get Order (safe to repeat), from an operation or a waiting node's webhook. */
-export async function readOrder(this: FileContext, orderId: string, itemIndex: number): Promise<IDataObject> {
-	const request: OllangRequest = { method: 'GET', path: apiPath`/integration/orders/${orderId}`, retry: 'safe', itemIndex };
-	return requireObject.call(this, request, await apiRequest.call(this, request), ['id']);
-}
+// An order's files stored in n8n's binary store: which (the kinds asked, in the order's own order), and what an
+// expired signed link costs (the storage host answers 403 or 400): the order is read once more for fresh links, then
+// the node fails naming the file.
 
 /** One stored file of an order and what it is. */
 export interface StoredOrderFile {
@@ -21,10 +19,7 @@ export interface StoredOrderFile {
 	fileSize: number;
 }
 
-/**
- * Stores the order's files of the given kinds in n8n's binary store, in the order's own order. Signed links expire
- * (the storage host answers 403 or 400): the order is read once more for fresh ones, then no more.
- */
+/** Stores the order's files of the given kinds, reading the order once more if a link expired. */
 export async function storeOrderFiles(
 	this: FileContext,
 	order: IDataObject,
@@ -41,7 +36,7 @@ export async function storeOrderFiles(
 		let download = await fetchFile.call(this, file, itemIndex);
 		if (!download.stored && !refreshed) {
 			refreshed = true;
-			current = filesOf(await readOrder.call(this, orderId, itemIndex), kinds);
+			current = filesOf(await readOrder(this, orderId, { itemIndex }), kinds);
 			file = sameFile(current, listed) ?? listed;
 			download = await fetchFile.call(this, file, itemIndex);
 		}

@@ -4,7 +4,7 @@ import type { FileContext } from '../../../transport';
 import { mapConcurrent } from '../../../transport';
 import type { OrderProgress } from '../../../../shared/orderProgress';
 import { orderProgress } from '../../../../shared/orderProgress';
-import { readOrder } from '../orderFiles';
+import { readOrder } from '../../../../shared/readOrder';
 import type { WaitState } from './state';
 
 // The API's word on the orders a wait is for: each is read (Get Order) before the node waits, at each check, and on
@@ -24,7 +24,7 @@ export interface ReadOrder {
 export async function readOrders(ctx: FileContext, state: WaitState): Promise<ReadOrder[]> {
 	const wanted = state.items.flatMap((entry) => entry.orders.map((orderId) => ({ entry, orderId })));
 	return await mapConcurrent(wanted, READS_AT_ONCE, async ({ entry, orderId }) => {
-		const order = await readOrder.call(ctx, orderId, entry.item);
+		const order = await readOrder(ctx, orderId, { itemIndex: entry.item });
 		return { item: entry.item, order, progress: orderProgress(order, entry.qc) };
 	});
 }
