@@ -1,7 +1,8 @@
+import { readOrder } from '../../../shared/readOrder';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { byRefusal, orderState, writeOnce } from '../common/writeOnce';
+import { byRefusal, writeOnce } from '../common/writeOnce';
 import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -32,7 +33,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			return applied;
 		},
 		// A repeat answers 409 (already cancelled).
-		lostAnswer: byRefusal([400, 409], async () => ((await orderState(this, orderId, itemIndex)).status === 'cancelled' ? applied : undefined)),
+		lostAnswer: byRefusal([400, 409], async () => ((await readOrder(this, orderId, { itemIndex })).status === 'cancelled' ? applied : undefined)),
 	});
 	return toResults(json);
 }

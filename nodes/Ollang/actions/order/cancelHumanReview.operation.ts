@@ -1,8 +1,9 @@
+import { readOrder } from '../../../shared/readOrder';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OllangRequest } from '../../transport';
 import { apiPath, apiRequest } from '../../transport';
-import { byRefusal, orderState, writeOnce } from '../common/writeOnce';
+import { byRefusal, writeOnce } from '../common/writeOnce';
 import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -36,7 +37,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		request: { path: request.path },
 		send: async () => ({ orderId, ...requireObject.call(this, request, await apiRequest.call(this, request), ['success']) }),
 		// A repeat is refused as "not level 1": the review was cancelled, the order is level 0 again.
-		lostAnswer: byRefusal([400], async () => (((await orderState(this, orderId, itemIndex)).level === 0) ? { orderId, success: true } : undefined)),
+		lostAnswer: byRefusal([400], async () => (((await readOrder(this, orderId, { itemIndex })).level === 0) ? { orderId, success: true } : undefined)),
 	});
 	return toResults(json);
 }

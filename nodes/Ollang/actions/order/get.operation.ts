@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { OllangRequest } from '../../transport';
-import { apiPath, apiRequest } from '../../transport';
+import { readOrder } from '../../../shared/readOrder';
 import { forReadOperation, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
-import { isRecord, requireObject } from '../common/responses';
+import { isRecord } from '../common/responses';
 import { isSimplified, pick, records, simplifyField } from '../common/simplify';
 import type { OperationKind, OperationResult } from '../node.type';
 import { orderOwnFields } from './values';
@@ -52,12 +51,6 @@ export const kind: OperationKind = 'read';
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult[]> {
 	const orderId = readId(this, 'orderId', 'Order', itemIndex);
-	const request: OllangRequest = {
-		method: 'GET',
-		path: apiPath`/integration/orders/${orderId}`,
-		retry: 'safe',
-		itemIndex,
-	};
-	const order = requireObject.call(this, request, await apiRequest.call(this, request), ['id']);
+	const order = await readOrder(this, orderId, { itemIndex });
 	return toResults(isSimplified(this, itemIndex) ? simplifyOrder(order) : order);
 }

@@ -1,12 +1,12 @@
+import { readOrder } from '../../../shared/readOrder';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { LostAnswer } from '../common/writeOnce';
-import { orderState } from '../common/writeOnce';
 import { isRecord } from '../common/responses';
 
 /** The order's latest evaluation, and how many AI deliveries its log holds (each may bring an Auto QC evaluation). */
 async function stateOf(ctx: IExecuteFunctions, orderId: string, itemIndex: number): Promise<{ latest: string; aiDeliveries: string }> {
-	const order = await orderState(ctx, orderId, itemIndex);
+	const order = await readOrder(ctx, orderId, { itemIndex });
 	const latest = order.latestEvaluation;
 	const events = Array.isArray(order.deliveryEvents) ? (order.deliveryEvents as IDataObject[]) : [];
 	return {

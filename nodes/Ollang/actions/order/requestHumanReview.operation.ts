@@ -1,7 +1,8 @@
+import { readOrder } from '../../../shared/readOrder';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiPath, apiRequest } from '../../transport';
-import { byRefusal, orderState, writeOnce } from '../common/writeOnce';
+import { byRefusal, writeOnce } from '../common/writeOnce';
 import { forPaidWrite, orderLocator } from '../common/fields';
 import { toResults } from '../common/outcomes';
 import { readId } from '../common/parameters';
@@ -39,7 +40,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			return applied;
 		},
 		// A repeat (n8n Retry) is refused as not eligible: the order is level 1 now, its review under way or done.
-		lostAnswer: byRefusal([400], async () => ((await orderState(this, orderId, itemIndex)).level === 1 ? applied : undefined)),
+		lostAnswer: byRefusal([400], async () => ((await readOrder(this, orderId, { itemIndex })).level === 1 ? applied : undefined)),
 	});
 	return toResults(json);
 }

@@ -28,7 +28,7 @@ import type { PaidWrite, WriteRecord, WriteResult } from './types';
 
 export type { Baseline, Candidates, LostAnswer, PaidWrite, Settled, WriteResult } from './types';
 export { REMEMBER_DAYS, MAX_REMEMBERED } from './records';
-export { byListing, byRefusal, cannotReadBack, isGone, isUnlisted, orderState, removeOnce } from './lostAnswer';
+export { byListing, byRefusal, cannotReadBack, isGone, isUnlisted, removeOnce } from './lostAnswer';
 
 /** n8n's store keeps this node's write-once names in one row: every item's, for the MAX_REMEMBERED newest items. */
 const STORE_OPTIONS = { mode: 'entries', maxEntries: NAMES_PER_ITEM * MAX_REMEMBERED } as const;

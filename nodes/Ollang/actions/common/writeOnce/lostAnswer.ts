@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ErrorHints } from '../../../transport';
-import { apiPath, apiRequest } from '../../../transport';
+import { apiRequest } from '../../../transport';
 import { asNodeError } from '../outcomes';
-import { isRecord } from '../responses';
 import { records } from '../simplify';
 import type { LostAnswer, PaidWrite, WriteResult } from './types';
 
@@ -53,12 +52,6 @@ export function byRefusal(statuses: number[], confirm: () => Promise<IDataObject
 
 /** The API shows nothing of the write (Rerun, Subtitle Embedding): a lost answer stops the item. */
 export const cannotReadBack: LostAnswer = { readFrom: 'nothing' };
-
-/** The order as the API shows it (Order > Get), for checks of an order action's effect. */
-export async function orderState(ctx: IExecuteFunctions, orderId: string, itemIndex: number): Promise<IDataObject> {
-	const answer = await apiRequest.call(ctx, { method: 'GET', path: apiPath`/integration/orders/${orderId}`, retry: 'safe', itemIndex });
-	return isRecord(answer) ? answer : {};
-}
 
 /** Whether a GET of this path answers 404 (the thing is gone); other failures are thrown. */
 export async function isGone(ctx: IExecuteFunctions, path: string, itemIndex: number): Promise<boolean> {
