@@ -31,14 +31,17 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 	const keys = [...new Set(completions.map((completion) => completion.completionKey))];
 	if (keys.length === 0) return [[]];
 	let outcomes: Map<string, ClaimOutcome>;
+	/** Emitted without the check: the item says it may have been emitted before. */
+	let unchecked = false;
 	try {
 		// Two processes recording one completion at the same moment: the one whose call ran in the workflow's
 		// exclusive section first emits it (nodes/shared/claim.ts).
 		outcomes = await claim(this.helpers, keys, STORE_OPTIONS);
 	} catch (error) {
-		// Emitting again is better than losing the event: at least once, as the API itself delivers.
+		// Emitting again is better than losing the event (at least once, as the API itself delivers), said on the item.
 		this.logger.warn(`${LOG} n8n's deduplication store could not be read (${(error as Error).message}); emitting without the check`);
 		outcomes = new Map(keys.map((key) => [key, 'won']));
+		unchecked = true;
 	}
 	for (const [key, outcome] of outcomes) {
 		if (outcome === 'before') this.logger.info(`${LOG} repeated completion dropped (${key}): it started a workflow before`);
@@ -52,7 +55,7 @@ export async function emitOnce(this: IExecuteFunctions): Promise<INodeExecutionD
 		const outcome = outcomes.get(completion.completionKey) ?? 'won';
 		if (outcome !== 'won' || emitted.has(completion.completionKey)) continue;
 		emitted.add(completion.completionKey);
-		items.push({ json: completion.json });
+		items.push({ json: unchecked ? { ...completion.json, possibleRepeat: true } : completion.json });
 	}
 	return [items];
 }

@@ -320,13 +320,14 @@ describe('Ollang Callback Trigger: the sandbox calling back (push)', () => {
 		expect(production.emissions.flat().map((item) => item.orderId)).toEqual([orderId, later]);
 	});
 
-	it('when n8n\'s deduplication store cannot be read, the completion is emitted (at least once) and n8n\'s log says so', async () => {
+	it('when n8n\'s deduplication store cannot be read, the completion is emitted (at least once), the item says it may be a repeat and n8n\'s log says so', async () => {
 		const trigger = await receiver();
 		const log = captureLog();
 		jest.spyOn(deduplicationStore, 'checkProcessedAndRecord').mockRejectedValue(new Error('database is locked'));
 		const [orderId] = await createOrders(1, trigger.url);
 		await advance(11);
 		expect(tally([orderId], trigger.emissions)).toEqual({ expected: 1, emitted: 1, missed: 0, duplicated: 0 });
+		expect(trigger.emissions.flat().map((item) => item.possibleRepeat)).toEqual([true]);
 		expect(log).toContainEqual(expect.stringMatching(/^warn: .*deduplication store could not be read \(database is locked\); emitting without the check/));
 	});
 
