@@ -342,7 +342,7 @@ describe("A refusal is a refusal outside a retry (the API's state reads as appli
 	});
 });
 
-describe('Records', () => {
+describe('What this process remembers of the items it sent', () => {
 	const qc = ACTIONS.find((action) => action.name === 'order.runQcEvaluation')!;
 	/** What the node under test remembers in this process (the harness's workflow and node). */
 	const records = () => recordsOf('harness-workflow', 'node-under-test');
@@ -371,7 +371,7 @@ describe('Records', () => {
 		expect(left.length).toBeLessThanOrEqual(NAMES_PER_ITEM);
 	});
 
-	it(`live ${REMEMBER_DAYS} days, as long as n8n keeps a failed execution to retry: a key is a repeat until then`, async () => {
+	it(`are kept in memory ${REMEMBER_DAYS} days (as long as n8n keeps a failed execution to retry); an older one, gone from n8n's store too, is sent again`, async () => {
 		const now = Date.now();
 		const staticData: IDataObject = {};
 		Object.assign(records(), {
