@@ -2,7 +2,8 @@
 // `npm run screenshots`: pictures of the example workflows and of the Ollang nodes' panels in the real n8n editor
 // (Order > Create's project list and language dropdown opened among them), for the README (docs/images/*.png). Starts its own sandbox and n8n (a throwaway user folder with the packed package,
 // the sandbox credentials and the examples), signs in through the form in headless chromium, and takes each picture
-// at 1440x900. Run it again after changing the nodes or the examples.
+// at 1440x900. Run it again after changing the nodes or the examples. `npm test` runs it whole into a temporary folder
+// (test/e2e/screenshots.test.mts: every picture written, each a complete PNG at that size).
 //
 //   node scripts/n8n/screenshots.mjs [--out-dir docs/images]
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,12 @@ function nodeOf(workflow, type) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A picture's path for the log: from the repository's root when it is inside it, else as it is. */
+function shown(file) {
+	const relative = path.relative(REPO_ROOT, file);
+	return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
 async function shootWorkflow(page, editorUrl, workflow, file) {
 	// Sticky notes are drawn, but not as canvas nodes.
 	const nodeCount = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote').length;
@@ -54,7 +61,7 @@ async function shootWorkflow(page, editorUrl, workflow, file) {
 	await page.click('[data-test-id="zoom-to-fit"]', 'zoom to fit');
 	await sleep(1000);
 	await page.screenshot(file);
-	log(LOG_PREFIX, `${path.relative(REPO_ROOT, file)}: "${workflow.name}"`);
+	log(LOG_PREFIX, `${shown(file)}: "${workflow.name}"`);
 }
 
 /**
@@ -76,7 +83,7 @@ async function shootNodePanel(page, editorUrl, workflow, node, displayMode, file
 	await sleep(1500);
 	await hideTransientUi(page);
 	await page.screenshot(file);
-	log(LOG_PREFIX, `${path.relative(REPO_ROOT, file)}: the panel of "${node.name}"`);
+	log(LOG_PREFIX, `${shown(file)}: the panel of "${node.name}"`);
 }
 
 /** The Ollang node's newest version, from the build packAndInstall made. */
@@ -129,13 +136,13 @@ async function shootPickers(page, editorUrl, workflow, projectFile, languageFile
 	await mouseClick(page, projectInput);
 	const projects = await waitForTexts(page, '[data-test-id="rlc-item"]', 2, 'the project list');
 	await page.screenshot(projectFile);
-	log(LOG_PREFIX, `${path.relative(REPO_ROOT, projectFile)}: the project list (${projects.length} projects)`);
+	log(LOG_PREFIX, `${shown(projectFile)}: the project list (${projects.length} projects)`);
 	await mouseClick(page, '[data-test-id="rlc-item"]', 0);
 	await sleep(800);
 	await mouseClick(page, '[data-test-id="ndv"] [data-test-id="parameter-input-code"] input');
 	const languages = await waitForTexts(page, '[data-test-id="parameter-input-item"]', 2, 'the language dropdown');
 	await page.screenshot(languageFile);
-	log(LOG_PREFIX, `${path.relative(REPO_ROOT, languageFile)}: the language dropdown (${languages.length} languages)`);
+	log(LOG_PREFIX, `${shown(languageFile)}: the language dropdown (${languages.length} languages)`);
 }
 
 async function main() {
