@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { ensureRuntime, readExecutionSummaries, readExecutions, readWorkflowStaticData, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
+import { ensureRuntime, readExecutionSummaries, readWorkflowStaticData, restRequest, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
 import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs, sweepNodeId } from '../../nodes/OllangCallbackTrigger/sweep.ts';
 import { recallBaseline } from '../../nodes/OllangTrigger/state.ts';
 import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
@@ -150,26 +150,53 @@ export function settledWithRepeats(orderIds: string[]): (all: CallbackDelivery[]
 	};
 }
 
+/** An execution as n8n lists it, without its run data. */
+export type ExecutionSummary = Omit<N8nExecution, 'data'>;
+
+/** n8n's own flatted parse (how it stores and sends run data). */
+async function flattedParse(): Promise<(text: string) => N8nExecution['data']> {
+	return (createRequire(path.join((await ensureRuntime()).paths.n8nPrefix, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse: (text: string) => N8nExecution['data'] }).parse;
+}
+
 /**
  * The workflow's executions once none is running any more (n8n writes each before and after it runs). Waits on n8n's
  * execution list (summaries), then reads each execution's data once: a burst's hundreds of executions are not read
- * again every second.
+ * again every second. `besides`: executions left out (read before), so `atLeast` counts new ones only. `quietMs`:
+ * also until no execution was added for that long (a callback the sandbox gave up waiting for may still become an
+ * execution after its retry was answered). `summaries`: where the list comes from (n8n's REST API by default).
  */
-export async function finishedExecutions(baseUrl: string, cookie: string, workflowId: string, atLeast: number, { timeoutMs = 60_000 } = {}): Promise<N8nExecution[]> {
+export async function finishedExecutions(
+	baseUrl: string,
+	cookie: string,
+	workflowId: string,
+	atLeast: number,
+	{
+		timeoutMs = 60_000,
+		quietMs = 0,
+		besides = new Set<string>(),
+		summaries = async () => await readExecutionSummaries(baseUrl, cookie, workflowId, { limit: 2000 }),
+	}: { timeoutMs?: number; quietMs?: number; besides?: Set<string>; summaries?: () => Promise<ExecutionSummary[]> } = {},
+): Promise<N8nExecution[]> {
 	const running = (status: string) => ['new', 'running', 'waiting'].includes(status);
-	let seen: Array<{ id: string; mode: string; status: string }> = [];
+	const parse = await flattedParse();
+	let seen: ExecutionSummary[] = [];
+	let unchangedSince = { count: -1, at: Date.now() };
 	try {
-		return await waitFor(
-			`${atLeast} finished executions of workflow ${workflowId}`,
+		const finished = await waitFor(
+			`${atLeast} finished executions of workflow ${workflowId}${besides.size > 0 ? ` besides ${besides.size} read before` : ''}`,
 			async () => {
-				seen = await readExecutionSummaries(baseUrl, cookie, workflowId, { limit: 2000 });
-				if (seen.length < atLeast || seen.some((execution) => running(execution.status))) return undefined;
-				const executions = await readExecutions(baseUrl, cookie, workflowId, { limit: 2000 });
-				// One started while the data was read: wait for it too.
-				return executions.every((execution) => !running(execution.status)) ? executions : undefined;
+				seen = (await summaries()).filter((execution) => !besides.has(execution.id));
+				if (seen.length !== unchangedSince.count) unchangedSince = { count: seen.length, at: Date.now() };
+				return seen.length >= atLeast && !seen.some((execution) => running(execution.status)) && Date.now() - unchangedSince.at >= quietMs ? seen : undefined;
 			},
 			{ timeoutMs, intervalMs: 1000 },
 		);
+		const executions: N8nExecution[] = [];
+		for (const summary of finished) {
+			const detail = await restRequest<{ data: string }>(baseUrl, cookie, 'GET', `/rest/executions/${summary.id}`);
+			executions.push({ ...summary, data: parse(detail.data) });
+		}
+		return executions;
 	} catch (error) {
 		const found = seen.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`);
 		throw new Error(`${(error as Error).message}; found ${seen.length}: ${found.join('; ')}`);
@@ -188,7 +215,7 @@ export function emittedItems(executions: N8nExecution[], triggerName = CALLBACK_
  * database (flatted, as n8n stores it). Returns the executions and how many were read from the database.
  */
 export async function withStoredData(executions: N8nExecution[], storedData: (id: string) => string | undefined): Promise<{ executions: N8nExecution[]; fromDatabase: number }> {
-	const { parse } = createRequire(path.join((await ensureRuntime()).paths.n8nPrefix, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse: (text: string) => N8nExecution['data'] };
+	const parse = await flattedParse();
 	let fromDatabase = 0;
 	const read = executions.map((execution) => {
 		if ((execution.data as { redactionInfo?: { isRedacted?: boolean } }).redactionInfo?.isRedacted !== true) return execution;
