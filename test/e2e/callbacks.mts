@@ -2,8 +2,10 @@
 // workflow of the trigger and a node after it, its production URL, orders that call it back, the sandbox's clock
 // moved until every callback delivery has an outcome, and the completions each execution's trigger emitted.
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
-import { readExecutionSummaries, readExecutions, readWorkflowStaticData, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
+import { ensureRuntime, readExecutionSummaries, readWorkflowStaticData, restRequest, type N8nExecution } from '../../scripts/n8n/runtime.mjs';
 import { DEFAULT_SWEEP_MINUTES, sweepIntervalMs, sweepNodeId } from '../../nodes/OllangCallbackTrigger/sweep.ts';
 import { recallBaseline } from '../../nodes/OllangTrigger/state.ts';
 import type { CallbackDelivery } from '../../sandbox/callbacks.cts';
@@ -84,21 +86,28 @@ export async function untilSweepBaseline(baseUrl: string, cookie: string, workfl
 	);
 }
 
-/** Document orders (level 0: the sandbox completes them about 10 simulated minutes later) calling `callbackUrl` back. */
+/**
+ * Document orders (level 0: the sandbox completes them 11 simulated minutes later) calling `callbackUrl` back, made
+ * ten at a time (one per target language), all in the current simulated minute while the clock stands still.
+ */
 export async function createOrders(sandbox: SandboxClient, count: number, callbackUrl: string): Promise<string[]> {
 	const fixtures = await sandbox.fixtures();
 	const languages = ['de', 'fr', 'es', 'it', 'nl', 'pt', 'ja', 'ko', 'pl', 'sv'];
-	const answer = await sandbox.call<Array<{ orderId: string }>>('POST', '/integration/orders/create', {
-		body: {
-			orderType: 'document',
-			level: 0,
-			projectId: fixtures.projects.writable,
-			targetLanguageConfigs: languages.slice(0, count).map((language) => ({ language })),
-			callbackUrl,
-		},
-	});
-	if (answer.status !== 201) throw new Error(`creating orders: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
-	return answer.body.map((created) => created.orderId);
+	const orderIds: string[] = [];
+	while (orderIds.length < count) {
+		const answer = await sandbox.call<Array<{ orderId: string }>>('POST', '/integration/orders/create', {
+			body: {
+				orderType: 'document',
+				level: 0,
+				projectId: fixtures.projects.writable,
+				targetLanguageConfigs: languages.slice(0, Math.min(languages.length, count - orderIds.length)).map((language) => ({ language })),
+				callbackUrl,
+			},
+		});
+		if (answer.status !== 201) throw new Error(`creating orders: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+		orderIds.push(...answer.body.map((created) => created.orderId));
+	}
+	return orderIds;
 }
 
 export async function deliveries(sandbox: SandboxClient): Promise<CallbackDelivery[]> {
@@ -141,26 +150,53 @@ export function settledWithRepeats(orderIds: string[]): (all: CallbackDelivery[]
 	};
 }
 
+/** An execution as n8n lists it, without its run data. */
+export type ExecutionSummary = Omit<N8nExecution, 'data'>;
+
+/** n8n's own flatted parse (how it stores and sends run data). */
+async function flattedParse(): Promise<(text: string) => N8nExecution['data']> {
+	return (createRequire(path.join((await ensureRuntime()).paths.n8nPrefix, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse: (text: string) => N8nExecution['data'] }).parse;
+}
+
 /**
  * The workflow's executions once none is running any more (n8n writes each before and after it runs). Waits on n8n's
  * execution list (summaries), then reads each execution's data once: a burst's hundreds of executions are not read
- * again every second.
+ * again every second. `besides`: executions left out (read before), so `atLeast` counts new ones only. `quietMs`:
+ * also until no execution was added for that long (a callback the sandbox gave up waiting for may still become an
+ * execution after its retry was answered). `summaries`: where the list comes from (n8n's REST API by default).
  */
-export async function finishedExecutions(baseUrl: string, cookie: string, workflowId: string, atLeast: number, { timeoutMs = 60_000 } = {}): Promise<N8nExecution[]> {
+export async function finishedExecutions(
+	baseUrl: string,
+	cookie: string,
+	workflowId: string,
+	atLeast: number,
+	{
+		timeoutMs = 60_000,
+		quietMs = 0,
+		besides = new Set<string>(),
+		summaries = async () => await readExecutionSummaries(baseUrl, cookie, workflowId, { limit: 2000 }),
+	}: { timeoutMs?: number; quietMs?: number; besides?: Set<string>; summaries?: () => Promise<ExecutionSummary[]> } = {},
+): Promise<N8nExecution[]> {
 	const running = (status: string) => ['new', 'running', 'waiting'].includes(status);
-	let seen: Array<{ id: string; mode: string; status: string }> = [];
+	const parse = await flattedParse();
+	let seen: ExecutionSummary[] = [];
+	let unchangedSince = { count: -1, at: Date.now() };
 	try {
-		return await waitFor(
-			`${atLeast} finished executions of workflow ${workflowId}`,
+		const finished = await waitFor(
+			`${atLeast} finished executions of workflow ${workflowId}${besides.size > 0 ? ` besides ${besides.size} read before` : ''}`,
 			async () => {
-				seen = await readExecutionSummaries(baseUrl, cookie, workflowId, { limit: 2000 });
-				if (seen.length < atLeast || seen.some((execution) => running(execution.status))) return undefined;
-				const executions = await readExecutions(baseUrl, cookie, workflowId, { limit: 2000 });
-				// One started while the data was read: wait for it too.
-				return executions.every((execution) => !running(execution.status)) ? executions : undefined;
+				seen = (await summaries()).filter((execution) => !besides.has(execution.id));
+				if (seen.length !== unchangedSince.count) unchangedSince = { count: seen.length, at: Date.now() };
+				return seen.length >= atLeast && !seen.some((execution) => running(execution.status)) && Date.now() - unchangedSince.at >= quietMs ? seen : undefined;
 			},
 			{ timeoutMs, intervalMs: 1000 },
 		);
+		const executions: N8nExecution[] = [];
+		for (const summary of finished) {
+			const detail = await restRequest<{ data: string }>(baseUrl, cookie, 'GET', `/rest/executions/${summary.id}`);
+			executions.push({ ...summary, data: parse(detail.data) });
+		}
+		return executions;
 	} catch (error) {
 		const found = seen.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`);
 		throw new Error(`${(error as Error).message}; found ${seen.length}: ${found.join('; ')}`);
@@ -170,4 +206,23 @@ export async function finishedExecutions(baseUrl: string, cookie: string, workfl
 /** What the trigger emitted, one entry per item of each execution (a repeat would show twice). */
 export function emittedItems(executions: N8nExecution[], triggerName = CALLBACK_TRIGGER): Array<Record<string, unknown> & { executionId: string }> {
 	return executions.flatMap((execution) => triggerItems(execution, triggerName).map((item) => ({ ...item, executionId: execution.id })));
+}
+
+/**
+ * The executions with the run data n8n stored for those its REST API redacts: n8n 2.40 redacts an execution's items
+ * for every user when, under a burst, the process that started it could not check the workflow's credentials in
+ * time ("redacting run for everyone", docs/internals/push.md). `storedData(id)` reads the execution's data from n8n's
+ * database (flatted, as n8n stores it). Returns the executions and how many were read from the database.
+ */
+export async function withStoredData(executions: N8nExecution[], storedData: (id: string) => string | undefined): Promise<{ executions: N8nExecution[]; fromDatabase: number }> {
+	const parse = await flattedParse();
+	let fromDatabase = 0;
+	const read = executions.map((execution) => {
+		if ((execution.data as { redactionInfo?: { isRedacted?: boolean } }).redactionInfo?.isRedacted !== true) return execution;
+		const stored = storedData(execution.id);
+		if (stored === undefined) throw new Error(`execution ${execution.id} is redacted by n8n and not in its database`);
+		fromDatabase++;
+		return { ...execution, data: parse(stored) };
+	});
+	return { executions: read, fromDatabase };
 }
