@@ -88,24 +88,32 @@ const BEYOND_LAST_ID = '2147483647';
  * first, without their run data; the `limit` most recent.
  *
  * n8n answers at most 100 per request, and its list without a range is ordered by start time. n8n 2.41 pages that
- * order with the `nextCursor` it returns (start time and id). 2.40 and 1.x return no cursor: paging below the
+ * order by start time (its `nextCursor` pages by id, which skips: below). 2.40 and 1.x return no cursor: paging below the
  * smallest id of a page skips every execution that started earlier than the page's last one but has a larger id
  * than its smallest (executions of a burst start out of id order, in queue mode above all). Given both ends of an id
  * range they order by id instead, so there the pages are id ranges, newest first.
  */
 export async function readExecutionSummaries(baseUrl, cookie, workflowId, { limit = 250 } = {}) {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const page = async (size, range) => await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${size}${range}`);
+	const filterOf = (extra = {}) => encodeURIComponent(JSON.stringify({ workflowId, ...extra }));
+	const page = async (size, range, filter = filterOf()) => await restRequest(baseUrl, cookie, 'GET', `/rest/executions?filter=${filter}&limit=${size}${range}`);
 	const results = [];
 	const first = await page(Math.min(100, limit), '');
 	if ('nextCursor' in first) {
-		results.push(...first.results);
-		let [current, size] = [first, Math.min(100, limit)];
-		while (results.length < limit && current.results.length >= size && typeof current.nextCursor === 'string' && current.nextCursor !== '') {
-			size = Math.min(100, limit - results.length);
-			current = await page(size, `&cursor=${encodeURIComponent(current.nextCursor)}`);
-			results.push(...current.results);
+		// 2.41's cursor asks for ids below the last row's while the list is ordered by start time, so it skips an
+		// execution that started earlier with a larger id: the next page is asked by start time instead (`startedBefore`
+		// keeps the last start's ties), and rows seen twice are dropped below.
+		const seen = new Map(first.results.map((row) => [String(row.id), row]));
+		let current = first;
+		while (seen.size < limit && current.results.length >= Math.min(100, limit)) {
+			const earliest = current.results.map((row) => row.startedAt ?? row.createdAt).filter(Boolean).sort()[0];
+			if (earliest === undefined) break;
+			current = await page(Math.min(100, limit - seen.size + 1), '', filterOf({ startedBefore: earliest }));
+			const fresh = current.results.filter((row) => !seen.has(String(row.id)));
+			if (fresh.length === 0) break;
+			for (const row of fresh) seen.set(String(row.id), row);
 		}
+		const start = (row) => row.startedAt ?? row.createdAt ?? '';
+		results.push(...[...seen.values()].sort((a, b) => start(b).localeCompare(start(a)) || Number(b.id) - Number(a.id)).slice(0, limit));
 	} else {
 		for (let below = BEYOND_LAST_ID; results.length < limit; ) {
 			const size = Math.min(100, limit - results.length);

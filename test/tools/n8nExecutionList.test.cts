@@ -1,7 +1,7 @@
 // scripts/n8n/rest.mjs's readExecutionSummaries, against a real HTTP server answering GET /rest/executions as n8n
 // 2.40 and 2.41 do (read from their sources): without a range, the workflow's executions ordered by start time, newest
-// first; 2.40 (and 1.x) given both firstId and lastId order that id range by id; 2.41 pages with a cursor of start
-// time and id and refuses lastId. The executions of a burst start out of id order (queue mode above all): every one
+// first; 2.40 (and 1.x) given both firstId and lastId order that id range by id; 2.41 refuses lastId, and its cursor
+// asks for ids below the last row's (so following it skips an execution that started earlier with a larger id). The executions of a burst start out of id order (queue mode above all): every one
 // of them must be read, once. Run in a child Node process: jest cannot load ES modules.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -26,16 +26,22 @@ const byId = (a, b) => Number(b.id) - Number(a.id);
 const serve = (version) => (req, res) => {
 	const url = new URL(req.url, 'http://n8n');
 	const send = (status, value) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-	const { workflowId } = JSON.parse(url.searchParams.get('filter'));
+	const { workflowId, startedBefore } = JSON.parse(url.searchParams.get('filter'));
 	const limit = Number(url.searchParams.get('limit'));
 	const [firstId, lastId, cursor] = ['firstId', 'lastId', 'cursor'].map((name) => url.searchParams.get(name));
 	const ours = executions.filter((execution) => execution.workflowId === workflowId);
 	if (version === '2.41') {
 		if (firstId !== null || lastId !== null) return send(400, { code: 400, message: 'Use cursor to load execution pages.' });
+		// As 2.41.1 does (execution-list-v1.service.js nextCursorFor, execution.repository.js): ordered by start time, its
+		// cursor holds the last row's id and start, and the next page asks only for ids below that id; startedBefore
+		// keeps executions started at or before it.
 		const after = cursor === null ? undefined : JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-		const page = ours.sort(byStart).filter((execution) => after === undefined || byStart(execution, after) > 0).slice(0, limit);
+		const page = ours
+			.filter((execution) => (after === undefined || Number(execution.id) < Number(after.v1.id)) && (startedBefore === undefined || execution.startedAt <= new Date(startedBefore).toISOString()))
+			.sort(byStart)
+			.slice(0, limit);
 		const last = page.at(-1);
-		const nextCursor = page.length < limit ? null : Buffer.from(JSON.stringify({ startedAt: last.startedAt, id: last.id })).toString('base64url');
+		const nextCursor = page.length < limit ? null : Buffer.from(JSON.stringify({ version: 1, v1: { id: last.id, timestamp: last.startedAt } })).toString('base64url');
 		return send(200, { data: { results: page, count: ours.length, estimated: false, nextCursor } });
 	}
 	const ranged = firstId !== null && lastId !== null;
