@@ -3,10 +3,9 @@ import { sleep } from 'n8n-workflow';
 
 import { exclusively } from './exclusive';
 
-// Decides nothing itself: it is the one way both nodes touch n8n's deduplication store (the helpers Remove
-// Duplicates uses). n8n keeps one row per node and reads and writes it back whole on each call, so every call on it
-// runs inside the workflow's exclusive section (exclusive.ts): what a section reads is what it leaves, unless it
-// changes it. Inside one section a name can be asked about without a trace (recorded, then removed again).
+// Decides nothing: the one way both nodes touch n8n's deduplication store (Remove Duplicates' helpers). n8n reads and
+// writes a node's row whole on each call, so every call runs inside the workflow's exclusive section (exclusive.ts):
+// what a section reads is what it leaves unless it changes it, so a name can be asked about without a trace.
 
 export type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed' | 'clearAllProcessedItems'>;
 
@@ -21,7 +20,6 @@ export interface Row {
 
 /** Tries of one call: a call that failed wrote nothing (its one write is its last step). */
 const TRIES = 3;
-
 let queue: Promise<unknown> = Promise.resolve();
 
 /** This process enters one section at a time: executions started together queue here, not at the database. */

@@ -17,19 +17,21 @@ import { EXCLUSIVE_LEASE_MS } from './waits';
 // back a stamp, its late delete ends a section it had left. Two hold it at once only through the lease: a waiter
 // that sees one holder keep it for EXCLUSIVE_LEASE_MS (60 s) takes it for dead and deletes the row. Stamps tell a
 // waiter whether the holder changed (each waiter raises the row's value to its own stamp, lower the later it
-// started waiting); of the waiters that find a holder dead, the one that raised the value to BROKEN first deletes.
-// A user sees, after a holder died, that items of the workflow wait up to a minute, then go on.
+// started waiting). Of the waiters that find a holder dead, the first to raise the value to BROKEN deletes, in the
+// same call that checks the row is not a younger holder's; after one more lease the next mark elects again (the
+// elected one died too). A waiter stopped or starved for a quarter of the lease counts again. A user sees, after a
+// holder died, that items of the workflow wait up to a minute (two if the next one died too), then go on.
 //
 // A row that is not this section's (a Remove Duplicates node keeping its history in workflow scope): another mode
-// is refused by n8n before writing ('foreign'); in this mode its keys are above every stamp, so it is never raised,
-// deleted or taken for ours: the section stops after the lease.
+// is refused by n8n before writing ('foreign'); in this mode its keys are above every mark, so it is never raised,
+// deleted or taken for ours: the section stops after two leases.
 
 export type ExclusiveStore = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'clearAllProcessedItems'>;
 
 const LOCK = { mode: 'latestIncrementalKey' } as const;
 /** Below any key another node keeps in the workflow's row: the mark of the section's row. */
 const LOW = Number.MIN_SAFE_INTEGER;
-/** Above every stamp: set by the one process that breaks a dead holder's section. */
+/** Above every stamp: the mark of a first lease's break (one more for each lease after). */
 const BROKEN = LOW + 2 ** 51;
 
 /**
@@ -39,26 +41,30 @@ const BROKEN = LOW + 2 ** 51;
  */
 const stampOf = (waitingSince: number): number => LOW + 2 + (2 ** 50 - waitingSince);
 
-export type Acquired = 'held' | 'foreign' | { busy: { holderChanged: boolean } } | { failed: unknown };
+/** elected: of the waiters that found one holder keeping the section for a whole lease, this one deletes its row. */
+type Acquired = 'held' | 'foreign' | { busy: { holderChanged: boolean; elected: boolean } } | { failed: unknown };
 
 /** The database refused a second insert of the row (SQLite, PostgreSQL): another process inserted it first. */
 const REFUSED_INSERT = /unique constraint|duplicate key/i;
 
 /**
  * One attempt: held (this call inserted the row), busy (it existed; whether its holder is another than when this
- * process started waiting), foreign (it is another node's), failed (no answer).
+ * process started waiting), foreign (it is another node's), failed (no answer). `mark` (breaking after a lease): the
+ * same call raises the value to it; the first to raise it, on a row whose holder did not change, is elected (a
+ * younger holder's row is raised harmlessly: its holder deletes it).
  */
-export async function tryAcquire(store: ExclusiveStore, waitingSince: number): Promise<Acquired> {
+async function tryAcquire(store: ExclusiveStore, waitingSince: number, mark?: number): Promise<Acquired> {
 	const stamp = stampOf(waitingSince);
 	try {
-		const output = await store.checkProcessedAndRecord([LOW, stamp], 'workflow', LOCK);
-		const added = output.new.map(Number);
-		return added.includes(LOW) ? 'held' : { busy: { holderChanged: added.includes(stamp) } };
+		const added = (await store.checkProcessedAndRecord(mark === undefined ? [LOW, stamp] : [LOW, stamp, mark], 'workflow', LOCK)).new.map(Number);
+		if (added.includes(LOW)) return 'held';
+		const holderChanged = added.includes(stamp);
+		return { busy: { holderChanged, elected: mark !== undefined && !holderChanged && added.includes(mark) } };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		// n8n refuses a call whose mode is not the row's ("incompatible setting") before writing.
 		if (/incompatible/i.test(message)) return 'foreign';
-		return REFUSED_INSERT.test(message) ? { busy: { holderChanged: false } } : { failed: error };
+		return REFUSED_INSERT.test(message) ? { busy: { holderChanged: false, elected: false } } : { failed: error };
 	}
 }
 
@@ -81,15 +87,6 @@ export async function release(store: ExclusiveStore): Promise<boolean> {
 	return false;
 }
 
-/** Of the processes that found the section busy for a whole lease, whether this one deletes the dead holder's row. */
-async function electedToBreak(store: ExclusiveStore): Promise<boolean> {
-	try {
-		return (await store.checkProcessedAndRecord([BROKEN], 'workflow', LOCK)).new.map(Number).includes(BROKEN);
-	} catch {
-		return false;
-	}
-}
-
 /**
  * Runs `work` while this process holds the section; waits for it (a few milliseconds to a few seconds under a
  * burst, the lease after a holder died). Throws when the section cannot be had (a foreign row, or the store not
@@ -101,20 +98,27 @@ export async function exclusively<T>(store: ExclusiveStore, work: () => Promise<
 	let sameHolderSince = waitingSince;
 	let leasesWaited = 0;
 	let failures = 0;
+	let lastLook = waitingSince;
 	for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
 		const started = Date.now();
-		const attempt = await tryAcquire(store, waitingSince);
+		// Stopped or starved since its last look (in its sleep too): what it saw then is old.
+		const away = started - lastLook > leaseMs / 4;
+		const breaking = !away && started - sameHolderSince >= leaseMs;
+		const attempt = await tryAcquire(store, waitingSince, breaking ? BROKEN + leasesWaited : undefined);
+		lastLook = Date.now();
 		if (attempt === 'held') break;
 		if (attempt === 'foreign') throw new Error("the workflow's deduplication row is kept by another node");
 		if ('failed' in attempt) {
 			if (++failures >= FAILURES) throw attempt.failed;
 		} else failures = 0;
-		// A holder that changed, or a call of this process's own that took long (it was stopped: what it saw is old).
-		if (('busy' in attempt && attempt.busy.holderChanged) || Date.now() - started > leaseMs / 4) sameHolderSince = Date.now();
-		if (Date.now() - sameHolderSince >= leaseMs) {
-			// Another process was elected to break it: one more lease for that one to go ahead.
-			if (leasesWaited++ > 0) throw new Error('another process kept the section for longer than the lease');
-			if (await electedToBreak(store)) await release(store);
+		// A holder that changed, or this process away or its own call long (it was stopped: what it saw is old).
+		if (('busy' in attempt && attempt.busy.holderChanged) || away || lastLook - started > leaseMs / 4) sameHolderSince = lastLook;
+		else if (breaking && 'busy' in attempt) {
+			// Not elected: one more lease for the one elected, whose mark the next lease's raises above (it may have
+			// died too); not elected then either, the row is another node's: stop.
+			if (attempt.busy.elected) await release(store);
+			else if (leasesWaited > 0) throw new Error('another process kept the section for longer than the lease');
+			leasesWaited++;
 			sameHolderSince = Date.now();
 			continue;
 		}

@@ -75,4 +75,31 @@ describe('a claim across processes whose store calls are slow', () => {
 		// Nothing recorded for the claim either.
 		expect(await store.getProcessedDataCount('node', CONTEXT)).toBe(0);
 	});
+
+	describe('the section after a holder died (nodes/shared/exclusive.ts, a lease of 1 s here: longer than four of its waits between looks)', () => {
+		const LEASE = 1000;
+		const LOCK = { mode: 'latestIncrementalKey' } as const;
+		const exclusive = () => jest.requireActual('../../nodes/shared/exclusive') as typeof import('../../nodes/shared/exclusive');
+
+		it('its breaker died too (the row left at the first mark): the next lease elects again, and the section goes on', async () => {
+			const store = new InMemoryDeduplicator();
+			// A holder's row (LOW and its stamp), then raised to the first mark by a breaker that died before deleting it.
+			await store.checkProcessedAndRecord([Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER + 2], 'workflow', CONTEXT, LOCK);
+			await store.checkProcessedAndRecord([Number.MIN_SAFE_INTEGER + 2 ** 51], 'workflow', CONTEXT, LOCK);
+			const started = Date.now();
+			const ran = await exclusive().exclusively(helpersOf(store), async () => 'ran', LEASE);
+			expect(ran).toBe('ran');
+			expect(Date.now() - started).toBeGreaterThanOrEqual(2 * LEASE);
+			expect(await store.getProcessedDataCount('workflow', CONTEXT)).toBe(0);
+		});
+
+		it("another node's row in the same mode (Remove Duplicates keeping incremental keys, workflow scope): never deleted, the section stops after two leases", async () => {
+			const store = new InMemoryDeduplicator();
+			await store.checkProcessedAndRecord([5], 'workflow', CONTEXT, LOCK);
+			await expect(exclusive().exclusively(helpersOf(store), async () => 'ran', LEASE)).rejects.toThrow(/longer than the lease/);
+			// Their row is there, its key still the largest (a larger one is new, the same one is not).
+			expect((await store.checkProcessedAndRecord([5], 'workflow', CONTEXT, LOCK)).processed).toEqual([5]);
+		});
+	});
 });
+

@@ -78,6 +78,8 @@ describe.each(cases)('the exclusive section across OS processes on n8n %s, %s', 
 		const lines = () => (existsSync(env.LOG) ? readFileSync(env.LOG, 'utf8').trim().split('\n') : []);
 		const alive = () => children.filter((child) => child.exitCode === null && child.signalCode === null);
 		let pauses = 0;
+		/** Each stop: which process, from when to when (ms). */
+		const stops: Array<{ pid: number; from: number; to: number }> = [];
 		let killed: number | undefined;
 		// Kill the process inside the section (entered, not exited) as soon as a fifth of the names are done.
 		const killer = setInterval(() => {
@@ -94,8 +96,10 @@ describe.each(cases)('the exclusive section across OS processes on n8n %s, %s', 
 			if (victim?.pid !== undefined) {
 				victim.kill('SIGSTOP');
 				pauses++;
+				const from = Date.now();
 				await sleep(rng.next() * MAX_PAUSE_MS);
 				victim.kill('SIGCONT');
+				stops.push({ pid: victim.pid, from, to: Date.now() });
 			}
 			await sleep(rng.next() * 200);
 		}
@@ -103,15 +107,26 @@ describe.each(cases)('the exclusive section across OS processes on n8n %s, %s', 
 		await ended(stale);
 		const log = lines();
 		// Overlaps: an enter while another process's section was open (a killed process's section closes at its death).
-		let open: string | undefined;
+		let open: string[] | undefined;
 		let overlaps = 0;
+		const overlapping: string[] = [];
 		for (const line of log) {
-			const [step, pid] = line.split(' ');
+			const fields = line.split(' ');
+			const [step, pid] = fields;
 			if (step === 'enter') {
-				if (open !== undefined && open !== String(killed)) overlaps++;
-				open = pid;
-			} else if (step === 'exit' && open === pid) open = undefined;
+				if (open !== undefined && open[1] !== String(killed)) {
+					overlaps++;
+					// What each of the two did, and when they were stopped, over the lease before (the diagnosis).
+					const at = Number(fields.at(-1));
+					const since = Number(open.at(-1)) - LEASE_MS;
+					const stoppedOf = (who: string) =>
+						stops.filter((stop) => String(stop.pid) === who && stop.to >= since && stop.from <= at).map((stop) => `${stop.from - since}-${stop.to - since}`).join(' ');
+					overlapping.push(`${pid} entered at +${at - since} ms while ${open.join(' ')} (+${Number(open.at(-1)) - since} ms) was in; stopped ${pid}: ${stoppedOf(pid)}; ${open[1]}: ${stoppedOf(open[1])}`);
+				}
+				open = fields;
+			} else if (step === 'exit' && open?.[1] === pid) open = undefined;
 		}
+		if (overlapping.length > 0) console.log(`overlaps, ms from a lease before the first one's enter:\n${overlapping.join('\n')}`);
 		const won = new Map<string, number>();
 		for (const line of log.filter((each) => each.startsWith('won '))) won.set(line.split(' ')[2], (won.get(line.split(' ')[2]) ?? 0) + 1);
 		const names = Array.from({ length: NAMES }, (_, index) => `name-${index}`);

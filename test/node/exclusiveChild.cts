@@ -8,7 +8,8 @@ import { exclusively } from '../../nodes/shared/exclusive';
 
 const modules = process.env.N8N_MODULES as string;
 const load = (name: string) => require(join(modules, name));
-const log = (line: string) => appendFileSync(process.env.LOG as string, `${line}\n`);
+/** `step pid name time`: the time lets the parent put an overlap beside its pauses. */
+const log = (line: string) => appendFileSync(process.env.LOG as string, `${line} ${Date.now()}\n`);
 
 async function main() {
 	const { Container } = load('@n8n/di');
