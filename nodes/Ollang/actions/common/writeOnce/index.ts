@@ -150,8 +150,12 @@ async function send(item: Item, write: PaidWrite, attempt: number, baseline: str
 	const now = Date.now();
 	const earlier = records.get(key);
 	const sending: WriteRecord = { state: 'sent', at: now, execution: identity.execution, attempt, ...(baseline ? { baseline } : {}) };
+	// Marked until this execution has settled what the send left (another execution of this process waits for it).
 	records.set(key, { ...sending, sending: true });
-	const sent = await sendPaid(ctx, write.send).finally(() => records.set(key, sending));
+	const sent = await sendPaid(ctx, write.send).catch((error: unknown) => {
+		records.set(key, sending);
+		throw error;
+	});
 	if ('answered' in sent) {
 		records.set(key, { state: 'applied', at: now, execution: identity.execution, result: sent.answered });
 		await markers.recordEnd(key, attempt, { applied: idsOf(sent.answered) }, baseline);
@@ -172,7 +176,7 @@ async function send(item: Item, write: PaidWrite, attempt: number, baseline: str
 	if (sent.applied === 'notApplied') {
 		records.set(key, { state: 'released', at: now, execution: identity.execution, attempt });
 		await markers.recordEnd(key, attempt, 'released', baseline);
-	}
+	} else records.set(key, sending);
 	// Otherwise it may have been applied: the next run settles it from the baseline kept with the claim.
 	throw error;
 }
