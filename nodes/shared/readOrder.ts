@@ -8,10 +8,10 @@ import { asNodeError } from '../OllangTrigger/pollSession';
 
 // Get Order, the one way the package reads an order to act on it: Order > Get, Download Files (and its read for
 // fresh links), Create and Wait's checks, the checks of an order action's effect (write-once), the Callback
-// Trigger's confirmations and sweeps. (The Ollang Trigger's poll reads the answer's headers too, for its clock.) What it decides: the request (safe to
-// repeat, so the transport retries it), that the answer is an order (an object with its id), and what a failure is:
-// a node error naming the item it was for, or, for a caller judging an order id someone else gave (`refusal:
-// 'answer'`), the API's lasting refusal (an unknown order, another account's) as an answer.
+// Trigger's confirmations and sweeps (the Ollang Trigger's poll reads the answer's headers too, for its clock). What
+// it decides: the request (safe to repeat, so the transport retries it), that the answer is an order (an object with
+// its id), and what a failure is: a node error naming the item it was for, or, for a caller judging an order id
+// someone else gave (`refusal: 'answer'`), the API's lasting refusal (an unknown order, another account's).
 
 /** Get Order's answer, or the API's lasting refusal of it. */
 export type OrderRead = { order: IDataObject } | { refusedWith: number };

@@ -55,12 +55,15 @@ export class StoreMarkers {
 		return claimed ?? 'failed';
 	}
 
-	/** The attempt's end: applied (with the ids its answer named) or released; its baseline is no longer needed. */
+	/**
+	 * The attempt's end: applied (with the ids its answer named) or released; the baseline given is no longer needed
+	 * (none given: no second call on the row; a settler's leftovers go with the oldest names).
+	 */
 	async recordEnd(key: string, attempt: number, end: { applied: string[] } | 'released', baseline?: string[]): Promise<void> {
 		const facts = end === 'released' ? [`${key}|a${attempt}|released`] : [`${key}|a${attempt}|applied`, ...end.applied.slice(0, MAX_MADE_IDS).map((id) => madeName(key, attempt, id))];
 		await this.section(async (row) => {
 			await row.record(facts);
-			await row.remove(baselineNames(key, attempt, baseline ?? []));
+			if (baseline !== undefined) await row.remove(baselineNames(key, attempt, baseline));
 		});
 	}
 
